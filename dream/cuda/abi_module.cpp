@@ -1,0 +1,55 @@
+// dream._abi: the compiler's view of abi.h (sizes, offsets, constants), so
+// that tests/test_abi.py can check the Python mirror field by field.
+#include <pybind11/pybind11.h>
+#include <cstddef>
+#include "dream/abi.h"
+
+namespace py = pybind11;
+
+#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
+#define STRUCT(T, body)                 \
+    {                                   \
+        py::dict fields;                \
+        body;                           \
+        layouts[#T] = py::make_tuple(sizeof(T), fields); \
+    }
+
+PYBIND11_MODULE(_abi, m)
+{
+    py::dict layouts;
+    STRUCT(dream_array_desc, FIELD(dream_array_desc, pte); FIELD(dream_array_desc, n_elems);
+           FIELD(dream_array_desc, n_pages); FIELD(dream_array_desc, backing);
+           FIELD(dream_array_desc, key); FIELD(dream_array_desc, elem_size);
+           FIELD(dream_array_desc, slot); FIELD(dream_array_desc, flags));
+    STRUCT(dream_error, FIELD(dream_error, code); FIELD(dream_error, count); FIELD(dream_error, slot);
+           FIELD(dream_error, where); FIELD(dream_error, index); FIELD(dream_error, page);
+           FIELD(dream_error, block); FIELD(dream_error, thread); FIELD(dream_error, detail));
+    STRUCT(dream_rt_state, FIELD(dream_rt_state, frames); FIELD(dream_rt_state, ref);
+           FIELD(dream_rt_state, owner); FIELD(dream_rt_state, dirty); FIELD(dream_rt_state, arrays);
+           FIELD(dream_rt_state, counters); FIELD(dream_rt_state, error);
+           FIELD(dream_rt_state, transport); FIELD(dream_rt_state, nframes);
+           FIELD(dream_rt_state, timeout_ns); FIELD(dream_rt_state, head);
+           FIELD(dream_rt_state, page_shift); FIELD(dream_rt_state, abort);
+           FIELD(dream_rt_state, n_slots); FIELD(dream_rt_state, pad));
+    STRUCT(dream_ptr_abi, FIELD(dream_ptr_abi, rt); FIELD(dream_ptr_abi, pte); FIELD(dream_ptr_abi, n);
+           FIELD(dream_ptr_abi, page_shift); FIELD(dream_ptr_abi, slot);
+           FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, pad));
+    m.attr("layouts") = layouts;
+
+    py::dict c;
+#define CONST(n) c[#n] = (long long)(n)
+    CONST(DREAM_PTE_INVALID); CONST(DREAM_PTE_LOADING); CONST(DREAM_PTE_VALID);
+    CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_MAX_FRAMES);
+    CONST(DREAM_REF_LOCKED); CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
+    CONST(DREAM_ERR_NONE); CONST(DREAM_ERR_BOUNDS); CONST(DREAM_ERR_TYPE);
+    CONST(DREAM_ERR_TIMEOUT); CONST(DREAM_ERR_TRANSPORT);
+    CONST(DREAM_WAIT_NONE); CONST(DREAM_WAIT_PAGE); CONST(DREAM_WAIT_FRAME);
+    CONST(DREAM_WAIT_QUEUE); CONST(DREAM_WAIT_COMPLETION);
+    CONST(DREAM_C_HITS); CONST(DREAM_C_FAULTS); CONST(DREAM_C_PAGES_IN); CONST(DREAM_C_EVICTIONS);
+    CONST(DREAM_C_WRITEBACKS); CONST(DREAM_C_BYTES_IN); CONST(DREAM_C_BYTES_OUT);
+    CONST(DREAM_C_WAIT_NS); CONST(DREAM_C_DOORBELLS); CONST(DREAM_C_REQUESTS);
+    CONST(DREAM_C_FRAME_SKIPS); CONST(DREAM_C_COALESCED); CONST(DREAM_NCOUNTERS);
+    CONST(DREAM_COUNTER_SHARDS);
+    c["DREAM_OWNER_NONE"] = py::int_((unsigned long long)DREAM_OWNER_NONE);
+    m.attr("constants") = c;
+}

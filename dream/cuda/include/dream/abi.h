@@ -1,0 +1,128 @@
+/* The runtime's shared layouts: what the Python host writes and the device
+ * runtime reads (runtime state, array descriptors, dream_ptr kernel argument,
+ * counters, the error record). One source of truth: dream/runtime/abi.py
+ * mirrors it and tests/test_abi.py checks the mirror against the offsets the
+ * compiler reports (module dream._abi). Plain C so NVRTC, nvcc and g++ agree. */
+#pragma once
+#include "dream/stdint.h"
+
+/* Page-table entry, one uint32 per virtual page: state in the low bits, frame
+ * index above. Changed only by atomics. */
+#define DREAM_PTE_INVALID 0u
+#define DREAM_PTE_LOADING 1u /* a leader is loading the page, or evicting it */
+#define DREAM_PTE_VALID 2u
+#define DREAM_PTE_STATE_MASK 3u
+#define DREAM_PTE_FRAME_SHIFT 2
+#define DREAM_MAX_FRAMES (1u << 30)
+
+/* Frame reference count: >= 0 is the number of warp groups pinning the frame;
+ * a leader that takes the frame for a load adds DREAM_REF_LOCKED, so every pin
+ * attempt sees a negative value and backs off. Additive, so racing pin/unpin
+ * pairs cancel out. */
+#define DREAM_REF_LOCKED (-0x40000000)
+
+/* Frame owner: (array slot, page), or none. */
+#define DREAM_OWNER_NONE 0xFFFFFFFFFFFFFFFFull
+#define DREAM_OWNER_PAGE_BITS 40
+#define DREAM_MAX_SLOTS (1u << 23)
+
+/* Error codes in dream_error.code (first error wins; count counts all). */
+#define DREAM_ERR_NONE 0u
+#define DREAM_ERR_BOUNDS 1u    /* index outside the array */
+#define DREAM_ERR_TYPE 2u      /* dream_ptr<T> with sizeof(T) != element size */
+#define DREAM_ERR_TIMEOUT 3u   /* a bounded wait ran out */
+#define DREAM_ERR_TRANSPORT 4u /* the transport completed a request with an error */
+
+/* What a timed-out wait was waiting for (dream_error.where). */
+#define DREAM_WAIT_NONE 0u
+#define DREAM_WAIT_PAGE 1u       /* another leader's load of the same page */
+#define DREAM_WAIT_FRAME 2u      /* a frame with no pins */
+#define DREAM_WAIT_QUEUE 3u      /* a free queue slot */
+#define DREAM_WAIT_COMPLETION 4u /* the completion of a posted request */
+
+/* Counters, DREAM_NCOUNTERS uint64 per shard; shards spread atomics over SMs. */
+#define DREAM_C_HITS 0        /* warp-group accesses to a resident page */
+#define DREAM_C_FAULTS 1      /* warp-group accesses that found the page absent */
+#define DREAM_C_PAGES_IN 2    /* pages loaded into frames */
+#define DREAM_C_EVICTIONS 3   /* resident pages dropped from their frame */
+#define DREAM_C_WRITEBACKS 4  /* dirty frames written to the backing store */
+#define DREAM_C_BYTES_IN 5
+#define DREAM_C_BYTES_OUT 6
+#define DREAM_C_WAIT_NS 7     /* time warp groups spent resolving faults */
+#define DREAM_C_DOORBELLS 8   /* doorbell writes (queue transports) */
+#define DREAM_C_REQUESTS 9    /* transport requests posted */
+#define DREAM_C_FRAME_SKIPS 10 /* ring frames skipped because they were pinned */
+#define DREAM_C_COALESCED 11  /* faults served by another warp's load */
+#define DREAM_NCOUNTERS 16
+#define DREAM_COUNTER_SHARDS 256
+
+typedef struct dream_array_desc {
+    uint32_t *pte;      /* n_pages entries, device memory */
+    uint64_t n_elems;
+    uint64_t n_pages;
+    uint64_t backing;   /* direct: device-visible pinned host address of page 0;
+                           rnic: remote address of page 0; nvme: byte offset in
+                           the namespace */
+    uint32_t key;       /* rnic: rkey of the backing region; nvme: namespace id */
+    uint32_t elem_size;
+    uint32_t slot;      /* index of this descriptor in dream_rt_state.arrays */
+    uint32_t flags;
+} dream_array_desc;
+
+typedef struct dream_error {
+    uint32_t code;
+    uint32_t count;
+    uint32_t slot;
+    uint32_t where;
+    uint64_t index;
+    uint64_t page;
+    uint32_t block[3];
+    uint32_t thread[3];
+    uint32_t detail[4]; /* transport: status/syndrome, queue, slot/wqe index, opcode */
+} dream_error;
+
+typedef struct dream_rt_state {
+    uint8_t *frames;          /* nframes << page_shift bytes */
+    int32_t *ref;             /* per frame */
+    uint64_t *owner;          /* per frame */
+    uint32_t *dirty;          /* per frame */
+    dream_array_desc *arrays; /* by slot */
+    uint64_t *counters;       /* DREAM_COUNTER_SHARDS x DREAM_NCOUNTERS */
+    dream_error *error;
+    void *transport;          /* the backend's device state */
+    uint64_t nframes;
+    uint64_t timeout_ns;      /* bound on every device-side wait */
+    uint64_t head;            /* FIFO cursor of the frame ring */
+    uint32_t page_shift;
+    uint32_t abort;           /* set on a timeout: every wait gives up */
+    uint32_t n_slots;
+    uint32_t pad;
+} dream_rt_state;
+
+/* The kernel argument behind every dream_ptr<T>, passed by value. */
+typedef struct dream_ptr_abi {
+    dream_rt_state *rt;
+    uint32_t *pte;
+    uint64_t n;
+    uint32_t page_shift;
+    uint32_t slot;
+    uint32_t elem_size;
+    uint32_t pad;
+} dream_ptr_abi;
+
+DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
+DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, backing) == 24, "backing");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, key) == 32, "key");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, slot) == 40, "slot");
+DREAM_STATIC_ASSERT(sizeof(dream_error) == 72, "dream_error");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, index) == 16, "index");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, block) == 32, "block");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, detail) == 56, "detail");
+DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 104, "dream_rt_state");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, nframes) == 64, "nframes");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, head) == 80, "head");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, page_shift) == 88, "page_shift");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 40, "dream_ptr_abi");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_ptr_abi, n) == 16, "n");
+DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_ptr_abi, elem_size) == 32, "elem_size");

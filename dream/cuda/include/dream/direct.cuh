@@ -1,0 +1,57 @@
+/* The `direct` transport: the faulting warp copies the page itself between
+ * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
+ * no doorbell: each request is a warp-wide 16-byte copy with eight loads in
+ * flight per lane. */
+#pragma once
+#include "dream/transport.cuh"
+
+#define DREAM_COPY_UNROLL 8
+
+__device__ __forceinline__ void dream_warp_copy(uint4 *to, const uint4 *from, uint32_t n16,
+                                                uint32_t rank, uint32_t nlanes)
+{
+    for (uint32_t k = rank; k < n16; k += DREAM_COPY_UNROLL * nlanes) {
+        uint4 v[DREAM_COPY_UNROLL];
+#pragma unroll
+        for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
+            const uint32_t j = k + u * nlanes;
+            if (j < n16)
+                v[u] = __ldcg(from + j);
+        }
+#pragma unroll
+        for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
+            const uint32_t j = k + u * nlanes;
+            if (j < n16)
+                __stcg(to + j, v[u]);
+        }
+    }
+}
+
+__device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
+                                         const dream_io_req &r)
+{
+    unsigned todo = __ballot_sync(mask, active);
+    const uint32_t lane = dream_lane();
+    const uint32_t rank = __popc(mask & ((1u << lane) - 1));
+    const uint32_t nlanes = __popc(mask);
+    const uint32_t n16 = (1u << rt->page_shift) >> 4;
+    if (lane == (uint32_t)(__ffs(mask) - 1))
+        dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
+    while (todo) {
+        const int src = __ffs(todo) - 1;
+        todo &= todo - 1;
+        const uint64_t page = __shfl_sync(mask, r.page, src);
+        const uint32_t slot = __shfl_sync(mask, r.slot, src);
+        const uint32_t frame = __shfl_sync(mask, r.frame, src);
+        const uint32_t dir = __shfl_sync(mask, r.dir, src);
+        uint4 *host = (uint4 *)(rt->arrays[slot].backing + (page << rt->page_shift));
+        uint4 *dev = (uint4 *)dream_frame_addr(rt, frame);
+        if (dir == DREAM_IO_READ)
+            dream_warp_copy(dev, host, n16, rank, nlanes);
+        else
+            dream_warp_copy(host, dev, n16, rank, nlanes);
+    }
+    __syncwarp(mask);
+    __threadfence_system(); /* the copies land before the caller publishes the page */
+    return DREAM_IO_OK;
+}

@@ -1,0 +1,233 @@
+/* Page table + frame ring + fault path (DREAM section 3.3).
+ *
+ * An access pins the frame of its page for exactly as long as the access
+ * runs: lanes of a warp on the same page elect one leader (__match_any_sync);
+ * the leader pins the resident frame, or takes part in the collective fault
+ * loop below, where leaders of different warps race on the page-table entry
+ * with a CAS and exactly one loads the page while the others wait for VALID.
+ *
+ * Pins are per warp group and short, so a thread holds at most one frame at a
+ * time: with at least as many frames as resident threads (checked at launch)
+ * a leader always finds an unpinned frame, and no wait is unbounded anyway
+ * (dream_wait_step). A leader that cannot get a frame within a few ring
+ * tickets gives its page-table claim back and retries, holding nothing. */
+#pragma once
+#include "dream/transport.cuh"
+
+#define DREAM_RING_TRIES 64 /* ring tickets one attempt takes before backing off */
+
+/* Pins the frame of a resident page. Returns the frame, or -1 with `e` the
+ * entry seen (INVALID: free to claim; anything else: busy). */
+__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
+{
+    e = dream_load_u32(pte);
+    if ((e & DREAM_PTE_STATE_MASK) != DREAM_PTE_VALID)
+        return -1;
+    const uint32_t f = e >> DREAM_PTE_FRAME_SHIFT;
+    const int old = atomicAdd(&rt->ref[f], 1);
+    if (old >= 0 && dream_load_u32(pte) == e)
+        return (int)f;
+    atomicSub(&rt->ref[f], 1);
+    e = DREAM_PTE_LOADING; /* it changed under us: retry, do not claim */
+    return -1;
+}
+
+__device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f)
+{
+    atomicSub(&rt->ref[f], 1);
+}
+
+/* FIFO: takes the frame under the head cursor and locks it; pinned frames
+ * are skipped. Returns -1 if none was free within DREAM_RING_TRIES tickets. */
+__device__ inline int dream_ring_take(dream_rt_state *rt)
+{
+    for (int k = 0; k < DREAM_RING_TRIES; k++) {
+        const uint64_t t = atomicAdd((unsigned long long *)&rt->head, 1ull);
+        const uint32_t f = (uint32_t)(t % rt->nframes);
+        if (atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
+            __threadfence();
+            return (int)f;
+        }
+        dream_count(rt, DREAM_C_FRAME_SKIPS, 1);
+    }
+    return -1;
+}
+
+__device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, uint64_t owner)
+{
+    const uint32_t slot = (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
+    const uint64_t page = owner & ((1ull << DREAM_OWNER_PAGE_BITS) - 1);
+    return rt->arrays[slot].pte + page;
+}
+
+/* The slow path, collective over `mask`: each lane with `need` resolves its
+ * page and returns the frame it pinned, or -1 after recording an error. */
+__device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
+                                  unsigned mask, bool need)
+{
+    uint32_t *pte = p.pte + page;
+    int frame = -1;
+    bool done = !need, waited = false;
+    uint32_t where = DREAM_WAIT_PAGE;
+    uint64_t t_wait = 0;
+    const uint64_t t_start = need ? dream_now() : 0;
+    if (need)
+        dream_count(rt, DREAM_C_FAULTS, 1);
+
+    while (__any_sync(mask, !done)) {
+        bool do_wb = false, do_rd = false;
+        dream_io_req wb = {}, rd = {};
+        uint32_t *vpte = nullptr;
+        if (!done) {
+            uint32_t e;
+            frame = dream_try_pin(rt, pte, e);
+            if (frame >= 0) {
+                done = true;
+                if (waited)
+                    dream_count(rt, DREAM_C_COALESCED, 1);
+            } else if ((e & DREAM_PTE_STATE_MASK) == DREAM_PTE_INVALID &&
+                       atomicCAS(pte, e, DREAM_PTE_LOADING) == e) {
+                const int f = dream_ring_take(rt);
+                if (f < 0) {
+                    atomicExch(pte, DREAM_PTE_INVALID); /* hold nothing while waiting */
+                    where = DREAM_WAIT_FRAME;
+                } else {
+                    frame = f;
+                    do_rd = true;
+                    rd = {page, p.slot, (uint32_t)f, DREAM_IO_READ};
+                    const uint64_t own = rt->owner[f];
+                    if (own != DREAM_OWNER_NONE) {
+                        /* LOADING keeps pinners of the victim out until it is gone */
+                        vpte = dream_victim_pte(rt, own);
+                        atomicExch(vpte, DREAM_PTE_LOADING);
+                        if (dream_load_u32(&rt->dirty[f])) {
+                            do_wb = true;
+                            wb = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
+                                  (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f,
+                                  DREAM_IO_WRITE};
+                        } else {
+                            rt->owner[f] = DREAM_OWNER_NONE;
+                            atomicExch(vpte, DREAM_PTE_INVALID);
+                            dream_count(rt, DREAM_C_EVICTIONS, 1);
+                        }
+                    }
+                }
+            } else {
+                waited = true;
+                where = DREAM_WAIT_PAGE;
+            }
+        }
+
+        if (__any_sync(mask, do_wb)) {
+            const int s = dream_transport_io(rt, mask, do_wb, wb);
+            if (do_wb) {
+                if (s == DREAM_IO_OK) {
+                    rt->dirty[frame] = 0;
+                    rt->owner[frame] = DREAM_OWNER_NONE;
+                    __threadfence();
+                    atomicExch(vpte, DREAM_PTE_INVALID);
+                    dream_count(rt, DREAM_C_EVICTIONS, 1);
+                    dream_count(rt, DREAM_C_WRITEBACKS, 1);
+                    dream_count(rt, DREAM_C_BYTES_OUT, 1ull << rt->page_shift);
+                } else {
+                    /* The victim's only current copy is the frame: keep it
+                     * resident and dirty. After a timeout the request may
+                     * still be in flight, so the frame stays locked. */
+                    if (s == DREAM_IO_ERROR) {
+                        atomicExch(vpte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
+                        atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
+                    }
+                    atomicExch(pte, DREAM_PTE_INVALID);
+                    do_rd = false;
+                    done = true;
+                    frame = -1;
+                }
+            }
+        }
+
+        if (__any_sync(mask, do_rd)) {
+            const int s = dream_transport_io(rt, mask, do_rd, rd);
+            if (do_rd) {
+                if (s == DREAM_IO_OK) {
+                    rt->owner[frame] = ((uint64_t)p.slot << DREAM_OWNER_PAGE_BITS) | page;
+                    rt->dirty[frame] = 0;
+                    __threadfence();
+                    atomicAdd(&rt->ref[frame], 1 - DREAM_REF_LOCKED); /* unlock, pinned by us */
+                    atomicExch(pte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
+                    dream_count(rt, DREAM_C_PAGES_IN, 1);
+                    dream_count(rt, DREAM_C_BYTES_IN, 1ull << rt->page_shift);
+                } else {
+                    /* The frame holds nothing valid; after a timeout the
+                     * transfer may still land, so the frame stays locked. */
+                    if (s == DREAM_IO_ERROR)
+                        atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
+                    atomicExch(pte, DREAM_PTE_INVALID);
+                    frame = -1;
+                }
+                done = true;
+            }
+        }
+
+        if (!done && !dream_wait_step(rt, t_wait)) {
+            dream_wait_failed(rt, where, p.slot, page);
+            done = true;
+            frame = -1;
+        }
+    }
+    if (need)
+        dream_count(rt, DREAM_C_WAIT_NS, dream_now() - t_start);
+    return frame;
+}
+
+/* Runs f(T *) on element i of the array behind p with its page pinned;
+ * collective over the lanes that arrive together. Returns false, with the
+ * error recorded, when the access could not be made (bounds, type, failed
+ * fault); memory is then not touched. */
+template <class T, class F>
+__device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
+{
+    dream_rt_state *rt = p.rt;
+    if (sizeof(T) != p.elem_size) {
+        dream_fail(rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, (uint32_t)sizeof(T), p.elem_size);
+        return false;
+    }
+    if (i >= p.n) {
+        dream_fail(rt, DREAM_ERR_BOUNDS, p.slot, i, 0, 0);
+        return false;
+    }
+    const uint64_t byte = i * sizeof(T);
+    const uint64_t page = byte >> p.page_shift;
+    const uint64_t off = byte & ((1ull << p.page_shift) - 1);
+    const unsigned mask = __activemask();
+    const unsigned peers = __match_any_sync(mask, (unsigned long long)(p.pte + page));
+    const int leader = __ffs(peers) - 1;
+    const bool is_leader = (int)dream_lane() == leader;
+    const bool any_write = __any_sync(peers, write);
+
+    int frame = -1;
+    if (is_leader) {
+        uint32_t e;
+        frame = dream_try_pin(rt, p.pte + page, e);
+        if (frame >= 0)
+            dream_count(rt, DREAM_C_HITS, 1);
+    }
+    const bool need = is_leader && frame < 0;
+    if (__any_sync(mask, need)) {
+        const int got = dream_fault(rt, p, page, mask, need);
+        if (need)
+            frame = got;
+    }
+    frame = __shfl_sync(peers, frame, leader);
+    if (frame < 0)
+        return false;
+    f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+    __syncwarp(peers);
+    if (is_leader) {
+        if (any_write) {
+            rt->dirty[frame] = 1;
+            __threadfence(); /* the group's writes before the unpin an evictor sees */
+        }
+        dream_unpin(rt, (uint32_t)frame);
+    }
+    return true;
+}

@@ -1,0 +1,48 @@
+/* Runtime kernels launched by the host between user kernels: write dirty
+ * frames back (flush) and drop an array's pages from the ring (invalidate).
+ * One lane per frame; the write-backs go through the transport, so every
+ * backend flushes the same way. */
+#pragma once
+#include "dream/dream.cuh"
+
+#define DREAM_ALL_SLOTS 0xFFFFFFFFu
+
+/* For each frame owned by `slot` (or any array): if dirty, write it back;
+ * with `drop`, also unmap it. A failed write-back keeps the page resident
+ * and dirty (recorded in the error record). */
+extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32_t drop)
+{
+    const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const uint32_t lane = dream_lane();
+    for (uint64_t base = warp * 32; base < rt->nframes; base += warps * 32) {
+        const uint64_t f = base + lane;
+        bool mine = false;
+        uint64_t own = DREAM_OWNER_NONE;
+        if (f < rt->nframes) {
+            own = rt->owner[f];
+            mine = own != DREAM_OWNER_NONE &&
+                   (slot == DREAM_ALL_SLOTS || (uint32_t)(own >> DREAM_OWNER_PAGE_BITS) == slot);
+            /* no user kernel runs, so an owned frame is unpinned unless a
+               timed-out request left it locked: leave that one alone */
+            mine = mine && atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0;
+        }
+        const bool wb = mine && rt->dirty[f];
+        dream_io_req r = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
+                          (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f, DREAM_IO_WRITE};
+        const int s = dream_transport_io(rt, 0xFFFFFFFFu, wb, r);
+        if (mine) {
+            if (wb && s == DREAM_IO_OK) {
+                rt->dirty[f] = 0;
+                dream_count(rt, DREAM_C_WRITEBACKS, 1);
+                dream_count(rt, DREAM_C_BYTES_OUT, 1ull << rt->page_shift);
+            }
+            if (drop && (!wb || s == DREAM_IO_OK)) {
+                rt->owner[f] = DREAM_OWNER_NONE;
+                atomicExch(dream_victim_pte(rt, own), DREAM_PTE_INVALID);
+            }
+            if (s != DREAM_IO_TIMEOUT)
+                atomicAdd(&rt->ref[f], -DREAM_REF_LOCKED);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/* dream_ptr<T>: what a kernel receives for each dream array.
+ *
+ *   c[i] = a[i] + b[i];       element read and write through a proxy
+ *   c[i] += 1;                read-modify-write under one pin (not atomic)
+ *   a.atomic_add(i, v);       atomics on elements (add, min, max, cas, exch)
+ *
+ * Frame data is read and written at L2 (ld/st .cg): a frame is refilled with
+ * another page while the kernel runs, and an SM's L1 would keep the old one. */
+#pragma once
+#include "dream/fault.cuh"
+
+template <int N> struct dream_bits_t;
+template <> struct dream_bits_t<1> { typedef unsigned char type; };
+template <> struct dream_bits_t<2> { typedef unsigned short type; };
+template <> struct dream_bits_t<4> { typedef unsigned int type; };
+template <> struct dream_bits_t<8> { typedef unsigned long long type; };
+template <> struct dream_bits_t<16> { typedef uint4 type; };
+
+template <class T> __device__ __forceinline__ T dream_ld(const T *p)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    const B b = __ldcg((const B *)p);
+    T v;
+    __builtin_memcpy(&v, &b, sizeof(T));
+    return v;
+}
+
+template <class T> __device__ __forceinline__ void dream_st(T *p, T v)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    B b;
+    __builtin_memcpy(&b, &v, sizeof(T));
+    __stcg((B *)p, b);
+}
+
+/* min/max for the types CUDA has no native atomic of, by CAS on the bits. */
+template <class T, class Op> __device__ T dream_atomic_cas_loop(T *p, T v, Op better)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32/64-bit elements only");
+    B *q = (B *)p;
+    B old = dream_ld(q), assumed;
+    do {
+        assumed = old;
+        T cur;
+        __builtin_memcpy(&cur, &assumed, sizeof(T));
+        if (!better(v, cur))
+            return cur;
+        B nb;
+        __builtin_memcpy(&nb, &v, sizeof(T));
+        old = atomicCAS(q, assumed, nb);
+    } while (old != assumed);
+    T r;
+    __builtin_memcpy(&r, &old, sizeof(T));
+    return r;
+}
+
+template <class T> struct dream_ref {
+    dream_ptr_abi p;
+    uint64_t i;
+
+    __device__ __forceinline__ operator T() const
+    {
+        T v = T();
+        dream_access<T>(p, i, false, [&](T *q) { v = dream_ld(q); });
+        return v;
+    }
+    __device__ __forceinline__ const dream_ref &operator=(T v) const
+    {
+        dream_access<T>(p, i, true, [&](T *q) { dream_st(q, v); });
+        return *this;
+    }
+    __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
+    {
+        return *this = (T)o;
+    }
+    template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
+    {
+        dream_access<T>(p, i, true, [&](T *q) { dream_st(q, (T)op(dream_ld(q))); });
+        return *this;
+    }
+    __device__ const dream_ref &operator+=(T v) const { return update([&](T x) { return x + v; }); }
+    __device__ const dream_ref &operator-=(T v) const { return update([&](T x) { return x - v; }); }
+    __device__ const dream_ref &operator*=(T v) const { return update([&](T x) { return x * v; }); }
+    __device__ const dream_ref &operator/=(T v) const { return update([&](T x) { return x / v; }); }
+    __device__ const dream_ref &operator++() const { return update([](T x) { return x + 1; }); }
+    __device__ const dream_ref &operator--() const { return update([](T x) { return x - 1; }); }
+};
+
+template <class T> struct dream_ptr {
+    dream_ptr_abi a; /* the whole kernel argument: see abi.h */
+
+    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i}; }
+    __device__ __forceinline__ uint64_t size() const { return a.n; }
+
+    template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
+    {
+        T old = T();
+        dream_access<T>(a, i, true, [&](T *q) { old = f(q); });
+        return old;
+    }
+    /* Each returns the old value (T() if the access failed: the error is recorded). */
+    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [&](T *q) { return atomicAdd(q, v); }); }
+    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [&](T *q) { return atomicExch(q, v); }); }
+    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [&](T *q) { return atomicCAS(q, cmp, v); }); }
+    __device__ T atomic_min(uint64_t i, T v) const
+    {
+        return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x < y; }); });
+    }
+    __device__ T atomic_max(uint64_t i, T v) const
+    {
+        return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
+    }
+};

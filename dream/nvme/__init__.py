@@ -1,0 +1,1 @@
+"""NVMe transport host side."""

@@ -1,0 +1,1 @@
+"""Backend nvme (placeholder until the NVMe transport lands)."""

@@ -1,0 +1,101 @@
+"""The backend registry: one class per transport, chosen by name.
+
+A backend is the host half of a transport. Its device half is a header
+(dream/cuda/include/dream/<name>.cuh) defining dream_transport_io(), selected
+at kernel compile time by ``Backend.define``; the page table and the frame
+ring never see which one runs.
+
+What a backend does for the runtime:
+
+- ``availability()`` (classmethod): ``(True, "")`` or ``(False, why)`` for
+  this machine; ``dream info`` prints it and ``Runtime`` refuses to start an
+  unavailable backend with that reason.
+- ``__init__(rt, **options)``: set up queues/engines for the runtime ``rt``
+  (see ``Runtime``: ``page_size``, ``page_shift``, ``nframes``,
+  ``frames_ptr``, ``device``); unknown options raise ``ConfigError``.
+- ``transport_ptr``: device address stored in ``dream_rt_state.transport``.
+- ``attach(arr, data)``: create the backing store of a new array (``data``
+  is the initial ndarray, or None for zeros) and return ``(backing, key)``
+  for its descriptor; ``detach(arr)`` frees it.
+- ``read(arr)`` / ``write(arr, data)``: host copy of / into the backing
+  store (the runtime flushes and invalidates frames around these).
+- ``before_launch()`` / ``after_launch()``: e.g. check an engine is serving.
+- ``counters()``: host-side counters merged into ``rt.stats()``.
+- ``info()``: a dict for ``rt.describe()``; ``close()``.
+"""
+from __future__ import annotations
+
+from .errors import ConfigError
+
+_REGISTRY: dict[str, type] = {}
+
+
+def register(cls):
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def backend_class(name: str):
+    _load_all()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown backend {name!r}; choose one of {sorted(_REGISTRY)}") from None
+
+
+def all_backends() -> dict[str, type]:
+    _load_all()
+    return dict(_REGISTRY)
+
+
+def _load_all():
+    # Imported here, not at module top, so that each backend module can import
+    # this registry without a cycle.
+    from . import direct  # noqa: F401
+    from ..verbs import backend as _rnic  # noqa: F401
+    from ..nvme import backend as _nvme  # noqa: F401
+
+
+class Backend:
+    name = ""
+    define = ""
+
+    @classmethod
+    def availability(cls) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def __init__(self, rt, **options):
+        if options:
+            raise ConfigError(
+                f"backend {self.name!r} takes no option(s) {sorted(options)}")
+        self.rt = rt
+
+    transport_ptr = 0
+
+    def attach(self, arr, data):
+        raise NotImplementedError
+
+    def detach(self, arr):
+        raise NotImplementedError
+
+    def read(self, arr):
+        raise NotImplementedError
+
+    def write(self, arr, data):
+        raise NotImplementedError
+
+    def before_launch(self):
+        pass
+
+    def after_launch(self):
+        pass
+
+    def counters(self) -> dict:
+        return {}
+
+    def info(self) -> dict:
+        return {"backend": self.name}
+
+    def close(self):
+        pass

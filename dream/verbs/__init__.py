@@ -1,0 +1,1 @@
+"""RNIC transport host side: mlx5 formats, soft RNIC, real ConnectX setup."""

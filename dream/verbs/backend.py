@@ -1,0 +1,1 @@
+"""Backends softrnic and rnic (placeholder until the RNIC transport lands)."""
