@@ -20,7 +20,8 @@ What a backend does for the runtime:
 - ``read(arr)`` / ``write(arr, data)``: host copy of / into the backing
   store (the runtime flushes and invalidates frames around these).
 - ``before_launch()`` / ``after_launch()``: e.g. check an engine is serving.
-- ``counters()``: host-side counters merged into ``rt.stats()``.
+- ``counters()``: host-side counters merged into ``rt.stats()``;
+  ``describe_error(detail)``: words for a transport error record.
 - ``info()``: a dict for ``rt.describe()``; ``close()``.
 """
 from __future__ import annotations
@@ -93,6 +94,11 @@ class Backend:
 
     def counters(self) -> dict:
         return {}
+
+    def describe_error(self, detail) -> str:
+        """Words for the 4 detail fields of a DREAM_ERR_TRANSPORT record."""
+        d = [int(x) for x in detail]
+        return f"status {d[0]:#x}, queue {d[1]}, slot {d[2]}, opcode {d[3]:#x}"
 
     def info(self) -> dict:
         return {"backend": self.name}

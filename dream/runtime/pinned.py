@@ -27,3 +27,39 @@ class PinnedBuffer:
     def free(self):
         self.bytes = None
         self._mem = None
+
+
+class PinnedStore:
+    """Backing stores of a runtime's arrays in pinned host memory, by slot:
+    what `direct` and the RNIC backends share."""
+
+    def __init__(self, page_size: int):
+        self.page_size = page_size
+        self._bufs: dict[int, PinnedBuffer] = {}
+
+    def attach(self, arr, data) -> PinnedBuffer:
+        buf = PinnedBuffer(arr.n_pages * self.page_size)
+        if data is None:
+            buf.bytes[:] = 0
+        else:
+            buf.view(arr.dtype, arr.size)[:] = data.reshape(-1)
+            buf.bytes[arr.nbytes:] = 0
+        self._bufs[arr.slot] = buf
+        return buf
+
+    def buffer(self, arr) -> PinnedBuffer:
+        return self._bufs[arr.slot]
+
+    def read(self, arr) -> np.ndarray:
+        return self._bufs[arr.slot].view(arr.dtype, arr.size).copy()
+
+    def write(self, arr, data):
+        self._bufs[arr.slot].view(arr.dtype, arr.size)[:] = data.reshape(-1)
+
+    def detach(self, arr):
+        self._bufs.pop(arr.slot).free()
+
+    def close(self):
+        for buf in self._bufs.values():
+            buf.free()
+        self._bufs.clear()

@@ -1,4 +1,5 @@
-"""Sizes as ints or strings: "4KiB", "2GiB", "64k", "1.5 GB"."""
+"""Sizes as ints or strings ("4KiB", "2GiB", "64k", "1.5 GB") and durations
+(seconds, or "500ms", "5s", "2min")."""
 import re
 
 from .errors import ConfigError
@@ -45,3 +46,19 @@ def format_size(n: int) -> str:
         if n >= k:
             return f"{n / k:.2f}{unit}"
     return f"{n}B"
+
+
+_TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "": 1.0, "min": 60.0}
+
+
+def parse_duration(value, what="timeout") -> float:
+    """Seconds from a number or a string like "500ms"."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        s = float(value)
+    elif isinstance(value, str) and (m := _RE.match(value)) and m.group(2).lower() in _TIME_UNITS:
+        s = float(m.group(1)) * _TIME_UNITS[m.group(2).lower()]
+    else:
+        raise ConfigError(f"{what}: cannot read {value!r} as a duration (examples: 5, '500ms', '2s')")
+    if s <= 0:
+        raise ConfigError(f"{what}: must be positive, got {value!r}")
+    return s

@@ -112,17 +112,17 @@ typedef struct dream_ptr_abi {
 
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, backing) == 24, "backing");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, key) == 32, "key");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_array_desc, slot) == 40, "slot");
+DREAM_CHECK_OFFSET(dream_array_desc, backing, 24);
+DREAM_CHECK_OFFSET(dream_array_desc, key, 32);
+DREAM_CHECK_OFFSET(dream_array_desc, slot, 40);
 DREAM_STATIC_ASSERT(sizeof(dream_error) == 72, "dream_error");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, index) == 16, "index");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, block) == 32, "block");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_error, detail) == 56, "detail");
+DREAM_CHECK_OFFSET(dream_error, index, 16);
+DREAM_CHECK_OFFSET(dream_error, block, 32);
+DREAM_CHECK_OFFSET(dream_error, detail, 56);
 DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 104, "dream_rt_state");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, nframes) == 64, "nframes");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, head) == 80, "head");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_rt_state, page_shift) == 88, "page_shift");
+DREAM_CHECK_OFFSET(dream_rt_state, nframes, 64);
+DREAM_CHECK_OFFSET(dream_rt_state, head, 80);
+DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
 DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 40, "dream_ptr_abi");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_ptr_abi, n) == 16, "n");
-DREAM_STATIC_ASSERT(DREAM_OFFSETOF(dream_ptr_abi, elem_size) == 32, "elem_size");
+DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
+DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);

@@ -6,11 +6,12 @@
 #include "dream/dream.cuh"
 
 #define DREAM_ALL_SLOTS 0xFFFFFFFFu
+#define DREAM_FLUSH_WRITE 1u /* write dirty frames back */
+#define DREAM_FLUSH_DROP 2u  /* unmap the pages (dirty ones only once written, unless not writing) */
 
-/* For each frame owned by `slot` (or any array): if dirty, write it back;
- * with `drop`, also unmap it. A failed write-back keeps the page resident
- * and dirty (recorded in the error record). */
-extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32_t drop)
+/* For each frame owned by `slot` (or any array), as `how` says. A failed
+ * write-back keeps the page resident and dirty (recorded in the error record). */
+extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32_t how)
 {
     const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -27,7 +28,7 @@ extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32
                timed-out request left it locked: leave that one alone */
             mine = mine && atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0;
         }
-        const bool wb = mine && rt->dirty[f];
+        const bool wb = mine && (how & DREAM_FLUSH_WRITE) && rt->dirty[f];
         dream_io_req r = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
                           (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f, DREAM_IO_WRITE};
         const int s = dream_transport_io(rt, 0xFFFFFFFFu, wb, r);
@@ -37,8 +38,9 @@ extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32
                 dream_count(rt, DREAM_C_WRITEBACKS, 1);
                 dream_count(rt, DREAM_C_BYTES_OUT, 1ull << rt->page_shift);
             }
-            if (drop && (!wb || s == DREAM_IO_OK)) {
+            if ((how & DREAM_FLUSH_DROP) && (!wb || s == DREAM_IO_OK)) {
                 rt->owner[f] = DREAM_OWNER_NONE;
+                rt->dirty[f] = 0;
                 atomicExch(dream_victim_pte(rt, own), DREAM_PTE_INVALID);
             }
             if (s != DREAM_IO_TIMEOUT)

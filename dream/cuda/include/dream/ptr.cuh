@@ -21,7 +21,7 @@ template <class T> __device__ __forceinline__ T dream_ld(const T *p)
     typedef typename dream_bits_t<sizeof(T)>::type B;
     const B b = __ldcg((const B *)p);
     T v;
-    __builtin_memcpy(&v, &b, sizeof(T));
+    memcpy(&v, &b, sizeof(T));
     return v;
 }
 
@@ -29,7 +29,7 @@ template <class T> __device__ __forceinline__ void dream_st(T *p, T v)
 {
     typedef typename dream_bits_t<sizeof(T)>::type B;
     B b;
-    __builtin_memcpy(&b, &v, sizeof(T));
+    memcpy(&b, &v, sizeof(T));
     __stcg((B *)p, b);
 }
 
@@ -43,15 +43,15 @@ template <class T, class Op> __device__ T dream_atomic_cas_loop(T *p, T v, Op be
     do {
         assumed = old;
         T cur;
-        __builtin_memcpy(&cur, &assumed, sizeof(T));
+        memcpy(&cur, &assumed, sizeof(T));
         if (!better(v, cur))
             return cur;
         B nb;
-        __builtin_memcpy(&nb, &v, sizeof(T));
+        memcpy(&nb, &v, sizeof(T));
         old = atomicCAS(q, assumed, nb);
     } while (old != assumed);
     T r;
-    __builtin_memcpy(&r, &old, sizeof(T));
+    memcpy(&r, &old, sizeof(T));
     return r;
 }
 

@@ -1,0 +1,1 @@
+"""Runtime, arrays, kernels, stats, backend registry."""

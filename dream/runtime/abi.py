@@ -1,0 +1,69 @@
+"""Python mirror of dream/cuda/include/dream/abi.h (checked field by field
+against the compiler's offsets by tests/test_abi.py)."""
+import numpy as np
+
+ARRAY_DESC = np.dtype([
+    ("pte", "<u8"), ("n_elems", "<u8"), ("n_pages", "<u8"), ("backing", "<u8"),
+    ("key", "<u4"), ("elem_size", "<u4"), ("slot", "<u4"), ("flags", "<u4"),
+])
+
+ERROR = np.dtype([
+    ("code", "<u4"), ("count", "<u4"), ("slot", "<u4"), ("where", "<u4"),
+    ("index", "<u8"), ("page", "<u8"),
+    ("block", "<u4", (3,)), ("thread", "<u4", (3,)), ("detail", "<u4", (4,)),
+])
+
+RT_STATE = np.dtype([
+    ("frames", "<u8"), ("ref", "<u8"), ("owner", "<u8"), ("dirty", "<u8"),
+    ("arrays", "<u8"), ("counters", "<u8"), ("error", "<u8"), ("transport", "<u8"),
+    ("nframes", "<u8"), ("timeout_ns", "<u8"), ("head", "<u8"),
+    ("page_shift", "<u4"), ("abort", "<u4"), ("n_slots", "<u4"), ("pad", "<u4"),
+])
+
+PTR = np.dtype([
+    ("rt", "<u8"), ("pte", "<u8"), ("n", "<u8"),
+    ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("pad", "<u4"),
+])
+
+PTE_INVALID, PTE_LOADING, PTE_VALID = 0, 1, 2
+PTE_STATE_MASK = 3
+PTE_FRAME_SHIFT = 2
+MAX_FRAMES = 1 << 30
+REF_LOCKED = -0x40000000
+OWNER_NONE = 0xFFFFFFFFFFFFFFFF
+OWNER_PAGE_BITS = 40
+MAX_SLOTS = 1 << 23
+
+ERR_NONE, ERR_BOUNDS, ERR_TYPE, ERR_TIMEOUT, ERR_TRANSPORT = 0, 1, 2, 3, 4
+WAIT_NONE, WAIT_PAGE, WAIT_FRAME, WAIT_QUEUE, WAIT_COMPLETION = 0, 1, 2, 3, 4
+WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page",
+              WAIT_FRAME: "a free frame in the ring", WAIT_QUEUE: "a free queue slot",
+              WAIT_COMPLETION: "the completion of a transport request"}
+
+# Counter indices (DREAM_C_*), in the order of the Stats fields.
+COUNTERS = ("hits", "faults", "pages_in", "evictions", "writebacks", "bytes_in",
+            "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced")
+NCOUNTERS = 16
+COUNTER_SHARDS = 256
+
+ALL_SLOTS = 0xFFFFFFFF  # dream_flush: every array (maintenance.cuh)
+
+
+def constants() -> dict:
+    """The mirrored constants under their C names, for the mirror test."""
+    c = {
+        "DREAM_PTE_INVALID": PTE_INVALID, "DREAM_PTE_LOADING": PTE_LOADING,
+        "DREAM_PTE_VALID": PTE_VALID, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
+        "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
+        "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
+        "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
+        "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,
+        "DREAM_ERR_TIMEOUT": ERR_TIMEOUT, "DREAM_ERR_TRANSPORT": ERR_TRANSPORT,
+        "DREAM_WAIT_NONE": WAIT_NONE, "DREAM_WAIT_PAGE": WAIT_PAGE,
+        "DREAM_WAIT_FRAME": WAIT_FRAME, "DREAM_WAIT_QUEUE": WAIT_QUEUE,
+        "DREAM_WAIT_COMPLETION": WAIT_COMPLETION,
+        "DREAM_NCOUNTERS": NCOUNTERS, "DREAM_COUNTER_SHARDS": COUNTER_SHARDS,
+    }
+    for i, name in enumerate(COUNTERS):
+        c["DREAM_C_" + name.upper()] = i
+    return c

@@ -1,0 +1,137 @@
+"""The few driver calls the runtime makes through cuda.bindings, each checked:
+GPU discovery, module load, parameter layout, occupancy, launch, and a
+bounded wait for a stream."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import DeviceError, DreamTimeoutError, NoDeviceError
+
+
+def check(result, what: str):
+    """Unwraps a cuda.bindings (err, *values) tuple, raising on error."""
+    from cuda.bindings import driver
+    err = result[0]
+    if err != driver.CUresult.CUDA_SUCCESS:
+        name = driver.cuGetErrorName(err)[1]
+        raise DeviceError(f"{what}: {name.decode() if name else err}")
+    return result[1] if len(result) == 2 else result[1:]
+
+
+@dataclass(frozen=True)
+class Gpu:
+    index: int
+    name: str
+    arch: str            # "sm_90"
+    sms: int
+    max_threads_per_sm: int
+    memory: int
+    driver_version: str
+    runtime_version: str
+
+
+def gpu_status(device: int = 0) -> tuple[Gpu | None, str]:
+    """(Gpu, "") when `device` is usable, else (None, why not)."""
+    try:
+        from cuda.bindings import driver
+        err, = driver.cuInit(0)
+    except Exception as e:  # no libcuda at all
+        return None, f"no NVIDIA driver (libcuda not found: {type(e).__name__})"
+    if err != driver.CUresult.CUDA_SUCCESS:
+        return None, f"no usable GPU (cuInit: {driver.cuGetErrorName(err)[1].decode()})"
+    n = check(driver.cuDeviceGetCount(), "cuDeviceGetCount")
+    if device >= n:
+        return None, f"device={device} but this machine has {n} GPU(s)"
+    dev = check(driver.cuDeviceGet(device), "cuDeviceGet")
+    attr = driver.CUdevice_attribute
+
+    def get(a):
+        return check(driver.cuDeviceGetAttribute(a, dev), "cuDeviceGetAttribute")
+
+    major = get(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+    minor = get(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+    if major < 7:
+        return None, f"GPU {device} is sm_{major}{minor}; dream needs sm_70 or newer"
+    name = check(driver.cuDeviceGetName(256, dev), "cuDeviceGetName").split(b"\0")[0].decode()
+    drv = check(driver.cuDriverGetVersion(), "cuDriverGetVersion")
+    import cupy
+    rtv = cupy.cuda.runtime.runtimeGetVersion()
+    return Gpu(
+        index=device, name=name, arch=f"sm_{major}{minor}",
+        sms=get(attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+        max_threads_per_sm=get(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+        memory=check(driver.cuDeviceTotalMem(dev), "cuDeviceTotalMem"),
+        driver_version=f"{drv // 1000}.{drv % 1000 // 10}",
+        runtime_version=f"{rtv // 1000}.{rtv % 1000 // 10}",
+    ), ""
+
+
+def require_gpu(device: int) -> Gpu:
+    gpu, why = gpu_status(device)
+    if gpu is None:
+        raise NoDeviceError(f"dream needs an NVIDIA GPU: {why}")
+    return gpu
+
+
+class Module:
+    """A loaded CUBIN and its functions."""
+
+    def __init__(self, image: bytes):
+        from cuda.bindings import driver
+        self._mod = check(driver.cuModuleLoadData(image), "cuModuleLoadData")
+
+    def function(self, name: str):
+        from cuda.bindings import driver
+        return check(driver.cuModuleGetFunction(self._mod, name.encode()), f"kernel {name}")
+
+    def unload(self):
+        from cuda.bindings import driver
+        if self._mod is not None:
+            driver.cuModuleUnload(self._mod)
+            self._mod = None
+
+
+def param_layout(func) -> list[tuple[int, int]]:
+    """(offset, size) of each kernel parameter, from the driver."""
+    from cuda.bindings import driver
+    out = []
+    while True:
+        err, off, size = driver.cuFuncGetParamInfo(func, len(out))
+        if err != driver.CUresult.CUDA_SUCCESS:
+            return out
+        out.append((off, size))
+
+
+def max_blocks_per_sm(func, block_threads: int, shared: int = 0) -> int:
+    from cuda.bindings import driver
+    return check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(func, block_threads, shared),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+
+
+def launch(func, grid, block, params: bytes, offsets: list[int], stream: int, shared: int = 0):
+    """Launches with the parameter bytes laid out at the driver's offsets."""
+    from cuda.bindings import driver
+    buf = np.frombuffer(bytearray(params), dtype=np.uint8)
+    ptrs = np.array([buf.ctypes.data + o for o in offsets], dtype=np.uint64)
+    check(driver.cuLaunchKernel(func, *grid, *block, shared, stream,
+                                ptrs.ctypes.data if offsets else 0, 0), "cuLaunchKernel")
+
+
+def wait_stream(stream, timeout_s: float, what: str):
+    """Waits for `stream` (a cupy Stream), polling, at most timeout_s."""
+    import cupy
+    ev = cupy.cuda.Event(disable_timing=True)
+    ev.record(stream)
+    deadline = time.monotonic() + timeout_s
+    pause = 1e-5
+    while not ev.done:
+        if time.monotonic() > deadline:
+            raise DreamTimeoutError(
+                f"{what} did not finish within the host timeout of {timeout_s:g} s "
+                f"(Runtime(host_timeout=...)); the GPU may still be running it")
+        time.sleep(pause)
+        pause = min(pause * 2, 1e-3)
+    ev.synchronize()  # surfaces a sticky launch error as an exception

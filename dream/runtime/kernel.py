@@ -1,0 +1,124 @@
+"""User kernels: compiled with the dream headers for the runtime's backend,
+launched with dream arrays, CuPy arrays and scalars, checked for the one
+configuration that could exhaust the frame ring, and followed by a read of
+the device error record, raised as a Python exception."""
+from __future__ import annotations
+
+import numpy as np
+
+from .array import DreamArray
+from .compile import compile_source
+from .cuda import launch, max_blocks_per_sm, param_layout
+from .errors import ConfigError, KernelArgumentError, TooFewFramesError
+from .sizes import format_size
+
+
+def _dim3(v, what: str) -> tuple:
+    t = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+    if not 1 <= len(t) <= 3 or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1 for x in t):
+        raise ConfigError(f"{what} must be a positive int or a tuple of up to 3, got {v!r}")
+    return tuple(int(x) for x in t) + (1,) * (3 - len(t))
+
+
+def _scalar_bytes(value, size: int, i: int, kname: str) -> bytes:
+    """A Python or NumPy scalar as the `size` bytes of its parameter."""
+    if isinstance(value, np.generic):
+        b = value.tobytes()
+        if len(b) != size:
+            raise KernelArgumentError(
+                f"kernel {kname}: argument {i} is {value.dtype} ({len(b)} bytes) but the "
+                f"kernel's parameter {i} has {size} bytes")
+        return b
+    if isinstance(value, bool):
+        if size != 1:
+            raise KernelArgumentError(f"kernel {kname}: argument {i} is a bool but parameter "
+                                      f"{i} has {size} bytes; pass a NumPy scalar")
+        return bytes([value])
+    if isinstance(value, int):
+        if size not in (4, 8):
+            raise KernelArgumentError(f"kernel {kname}: argument {i} is an int but parameter "
+                                      f"{i} has {size} bytes; pass a NumPy scalar")
+        lo, hi = -(1 << (8 * size - 1)), (1 << (8 * size)) - 1
+        if not lo <= value <= hi:
+            raise KernelArgumentError(f"kernel {kname}: argument {i} = {value} does not fit "
+                                      f"its {size}-byte parameter")
+        return value.to_bytes(size, "little", signed=value < 0)
+    if isinstance(value, float):
+        if size not in (4, 8):
+            raise KernelArgumentError(f"kernel {kname}: argument {i} is a float but parameter "
+                                      f"{i} has {size} bytes")
+        return np.array(value, dtype=np.float32 if size == 4 else np.float64).tobytes()
+    raise KernelArgumentError(
+        f"kernel {kname}: argument {i} has type {type(value).__name__}; pass dream arrays, "
+        "CuPy arrays or scalars")
+
+
+class Kernel:
+    def __init__(self, rt, source: str, name: str, options=()):
+        if not isinstance(source, str) or not isinstance(name, str) or not name:
+            raise ConfigError("rt.kernel(source, name): source and name must be strings")
+        self.rt = rt
+        self.name = name
+        image, lowered = compile_source(source, (name,), rt.gpu.arch,
+                                        (rt._backend.define,), tuple(options),
+                                        f"{name}.cu")
+        self._module = rt._load(image)
+        self._func = self._module.function(lowered[name])
+        self._params = param_layout(self._func)
+
+    def __call__(self, grid, block, args=(), shared_mem: int = 0):
+        grid = _dim3(grid, f"kernel {self.name}: grid")
+        block = _dim3(block, f"kernel {self.name}: block")
+        args = tuple(args)
+        if len(args) != len(self._params):
+            raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
+                                      f"argument(s), got {len(args)}")
+        packed, uses_dream = self._pack(args)
+        if uses_dream:
+            self._check_frames(grid, block, shared_mem)
+        self.rt._launch(self._func, grid, block, packed, [o for o, _ in self._params],
+                        shared_mem, self.name)
+
+    def _pack(self, args) -> tuple[bytes, bool]:
+        total = max((o + s for o, s in self._params), default=0)
+        buf = bytearray(total)
+        uses_dream = False
+        for i, (a, (off, size)) in enumerate(zip(args, self._params)):
+            if isinstance(a, DreamArray):
+                if a.rt is not self.rt:
+                    raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
+                                              "belongs to another Runtime")
+                b = a.kernel_arg()
+                uses_dream = True
+            elif hasattr(a, "__cuda_array_interface__"):
+                b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
+            else:
+                b = _scalar_bytes(a, size, i, self.name)
+            if len(b) != size:
+                raise KernelArgumentError(
+                    f"kernel {self.name}: argument {i} packs to {len(b)} bytes but the "
+                    f"kernel's parameter {i} has {size} (a dream array must be a "
+                    "dream_ptr<T> parameter, a CuPy array a pointer)")
+            buf[off:off + size] = b
+        return bytes(buf), uses_dream
+
+    def resident_threads(self, grid, block, shared_mem=0) -> int:
+        """Threads of this launch that can be on the GPU at once."""
+        tpb = block[0] * block[1] * block[2]
+        blocks = grid[0] * grid[1] * grid[2]
+        per_sm = max_blocks_per_sm(self._func, tpb, shared_mem)
+        return min(blocks, per_sm * self.rt.gpu.sms) * tpb
+
+    def _check_frames(self, grid, block, shared_mem):
+        # Each thread pins at most one frame at a time (fault.cuh): with fewer
+        # frames than resident threads, pinned frames could exhaust the ring.
+        resident = self.resident_threads(grid, block, shared_mem)
+        if resident > self.rt.nframes:
+            need = resident * self.rt.page_size
+            raise TooFewFramesError(
+                f"kernel {self.name}: grid {grid[:3]} x block {block[:3]} can have {resident:,} "
+                f"threads resident at once, each may pin one page, but the frame ring has "
+                f"{self.rt.nframes:,} frames (gpu_memory={format_size(self.rt.gpu_memory)}, "
+                f"page_size={format_size(self.rt.page_size)}); raise gpu_memory to at least "
+                f"{format_size(need)}, use smaller pages, or launch fewer blocks (a grid-stride "
+                "loop keeps the work the same)")

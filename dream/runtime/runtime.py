@@ -1,0 +1,300 @@
+"""Runtime: one frame ring on one GPU, the arrays paged into it, the backend
+that moves the pages, and the kernels that use them."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import abi
+from .array import DreamArray, check_dtype, check_shape
+from .backends import backend_class
+from .compile import compile_source
+from .cuda import Module, launch, require_gpu, wait_stream
+from .errors import (BackendUnavailableError, ConfigError, DeviceError, DreamTimeoutError,
+                     ElementTypeError, OutOfBoundsError, RuntimeClosedError, TransportError)
+from .kernel import Kernel
+from .sizes import format_size, parse_duration, parse_size
+from .stats import Stats
+
+_MAINTENANCE = '#include "dream/maintenance.cuh"\n'
+_FLUSH_WRITE, _FLUSH_DROP = 1, 2  # maintenance.cuh
+_MIN_PAGE, _MAX_PAGE = 4 << 10, 16 << 20
+
+
+class Runtime:
+    """dream.Runtime(backend="direct", page_size="4KiB", gpu_memory="1GiB", device=0)
+
+    gpu_memory is the frame ring: gpu_memory // page_size frames. timeout
+    bounds every wait on the GPU (a fault that waits longer raises
+    DreamTimeoutError); host_timeout bounds the host's wait for a kernel.
+    Other keyword arguments go to the backend (e.g. queues=, queue_memory=)."""
+
+    def __init__(self, backend: str = "direct", page_size="4KiB", gpu_memory="1GiB",
+                 device: int = 0, timeout="10s", host_timeout="600s", **backend_options):
+        self.backend_name = backend
+        self.page_size = parse_size(page_size, "page_size")
+        if self.page_size & (self.page_size - 1) or not _MIN_PAGE <= self.page_size <= _MAX_PAGE:
+            raise ConfigError(f"page_size={page_size!r}: must be a power of two from "
+                              f"{format_size(_MIN_PAGE)} to {format_size(_MAX_PAGE)}")
+        self.page_shift = self.page_size.bit_length() - 1
+        self.gpu_memory = parse_size(gpu_memory, "gpu_memory")
+        self.nframes = self.gpu_memory // self.page_size
+        if self.nframes < 1:
+            raise ConfigError(f"gpu_memory={gpu_memory!r} is smaller than one page "
+                              f"(page_size={format_size(self.page_size)})")
+        if self.nframes > abi.MAX_FRAMES:
+            raise ConfigError(f"gpu_memory={gpu_memory!r} gives {self.nframes:,} frames; "
+                              f"at most {abi.MAX_FRAMES:,}: use larger pages")
+        self.timeout_s = parse_duration(timeout, "timeout")
+        self.host_timeout_s = parse_duration(host_timeout, "host_timeout")
+        if not isinstance(device, int) or device < 0:
+            raise ConfigError(f"device={device!r}: expected a GPU index")
+        cls = backend_class(backend)
+        self._closed = "the runtime is being set up"
+        self._arrays: dict[int, DreamArray] = {}
+        self._modules: list[Module] = []
+        self._backend = None
+        self.gpu = require_gpu(device)
+        ok, why = cls.availability()
+        if not ok:
+            raise BackendUnavailableError(f"backend {backend!r} cannot run here: {why}")
+        import cupy
+        self.device = device
+        cupy.cuda.Device(device).use()
+        free, _ = cupy.cuda.runtime.memGetInfo()
+        if self.gpu_memory > free:
+            raise ConfigError(f"gpu_memory={format_size(self.gpu_memory)} exceeds the "
+                              f"{format_size(free)} free on GPU {device} ({self.gpu.name})")
+        # blocking: it orders after the CuPy fills and copies on the legacy stream
+        self._stream = cupy.cuda.Stream()
+        n = self.nframes
+        self._frames = cupy.empty(n * self.page_size, dtype=np.uint8)
+        self._ref = cupy.zeros(n, dtype=np.int32)
+        self._owner = cupy.full(n, abi.OWNER_NONE, dtype=np.uint64)
+        self._dirty = cupy.zeros(n, dtype=np.uint32)
+        self._counters = cupy.zeros(abi.COUNTER_SHARDS * abi.NCOUNTERS, dtype=np.uint64)
+        self._error = cupy.zeros(abi.ERROR.itemsize, dtype=np.uint8)
+        self._descs = cupy.zeros(64 * abi.ARRAY_DESC.itemsize, dtype=np.uint8)
+        self._state = cupy.zeros(abi.RT_STATE.itemsize, dtype=np.uint8)
+        self._state_ptr = self._state.data.ptr
+        self.frames_ptr = self._frames.data.ptr
+        self._closed = None
+        try:
+            self._backend = cls(self, **backend_options)
+            self._write_state()
+            image, low = compile_source(_MAINTENANCE, ("dream_flush",), self.gpu.arch,
+                                        (self._backend.define,), (), "maintenance.cu")
+            self._flush_fn = self._load(image).function(low["dream_flush"])
+        except BaseException:
+            self.close()
+            raise
+
+    # -- state --------------------------------------------------------------
+
+    def _write_state(self):
+        s = np.zeros((), dtype=abi.RT_STATE)
+        s["frames"] = self._frames.data.ptr
+        s["ref"] = self._ref.data.ptr
+        s["owner"] = self._owner.data.ptr
+        s["dirty"] = self._dirty.data.ptr
+        s["arrays"] = self._descs.data.ptr
+        s["counters"] = self._counters.data.ptr
+        s["error"] = self._error.data.ptr
+        s["transport"] = self._backend.transport_ptr
+        s["nframes"] = self.nframes
+        s["timeout_ns"] = int(self.timeout_s * 1e9)
+        s["page_shift"] = self.page_shift
+        s["n_slots"] = self._descs.size // abi.ARRAY_DESC.itemsize
+        # head keeps its value across rewrites: the FIFO order of the ring
+        head = self._state[abi.RT_STATE.fields["head"][1]:][:8].view(np.uint64).get()[0]
+        s["head"] = head
+        self._state.set(np.frombuffer(s.tobytes(), dtype=np.uint8))
+
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeClosedError(f"runtime unusable: {self._closed}")
+
+    def _load(self, image: bytes) -> Module:
+        m = Module(image)
+        self._modules.append(m)
+        return m
+
+    # -- arrays -------------------------------------------------------------
+
+    def _new_slot(self) -> int:
+        slots = self._descs.size // abi.ARRAY_DESC.itemsize
+        for s in range(slots):
+            if s not in self._arrays:
+                return s
+        if slots * 2 > abi.MAX_SLOTS:
+            raise ConfigError(f"too many live arrays (at most {abi.MAX_SLOTS:,})")
+        import cupy
+        grown = cupy.zeros(self._descs.size * 2, dtype=np.uint8)
+        grown[: self._descs.size] = self._descs
+        self._descs = grown
+        self._write_state()
+        return slots
+
+    def _new_array(self, shape, dtype, name, attach) -> DreamArray:
+        self._check_open()
+        slot = self._new_slot()
+        arr = DreamArray(self, slot, shape, dtype, name or f"array{slot}")
+        backing, key = attach(arr)
+        self._arrays[slot] = arr
+        off = slot * abi.ARRAY_DESC.itemsize
+        self._descs[off: off + abi.ARRAY_DESC.itemsize].set(
+            np.frombuffer(arr.descriptor(backing, key).tobytes(), dtype=np.uint8))
+        return arr
+
+    def array(self, data, name: str | None = None, **backing_options) -> DreamArray:
+        """A dream array holding a copy of `data` (any numeric ndarray)."""
+        data = np.asarray(data)
+        dt = check_dtype(data.dtype, "rt.array")
+        shape = check_shape(data.shape, "rt.array")
+        data = np.ascontiguousarray(data)
+        return self._new_array(shape, dt, name,
+                               lambda a: self._backend.attach(a, data, **backing_options))
+
+    def empty(self, shape, dtype=np.float32, name: str | None = None, **backing_options):
+        """A new array (zero-filled: backing stores are never left undefined)."""
+        return self.zeros(shape, dtype, name, **backing_options)
+
+    def zeros(self, shape, dtype=np.float32, name: str | None = None, **backing_options):
+        dt = check_dtype(dtype, "rt.zeros")
+        shape = check_shape(shape, "rt.zeros")
+        return self._new_array(shape, dt, name,
+                               lambda a: self._backend.attach(a, None, **backing_options))
+
+    def open(self, path, dtype, shape, mode: str = "r", name: str | None = None):
+        """Maps a file as a dream array (backends with files: nvme)."""
+        if not hasattr(self._backend, "open_file"):
+            raise ConfigError(f"rt.open({str(path)!r}) needs a file-backed backend "
+                              f"(backend='nvme'); this runtime uses {self.backend_name!r}")
+        if mode not in ("r", "r+", "w+"):
+            raise ConfigError(f"rt.open: mode must be 'r', 'r+' or 'w+', got {mode!r}")
+        dt = check_dtype(dtype, "rt.open")
+        shape = check_shape(shape, "rt.open")
+        return self._new_array(shape, dt, name or str(path),
+                               lambda a: self._backend.open_file(a, path, mode))
+
+    def _free_array(self, arr: DreamArray):
+        self._check_open()
+        self._flush(arr.slot, write=False, drop=True)
+        self._backend.detach(arr)
+        del self._arrays[arr.slot]
+        off = arr.slot * abi.ARRAY_DESC.itemsize
+        self._descs[off: off + abi.ARRAY_DESC.itemsize] = 0
+
+    def _flush(self, slot: int, write: bool, drop: bool):
+        self._check_open()
+        how = (_FLUSH_WRITE if write else 0) | (_FLUSH_DROP if drop else 0)
+        blocks = max(1, min(1024, -(-self.nframes // 256)))
+        launch(self._flush_fn, (blocks, 1, 1), (256, 1, 1),
+               self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
+               + how.to_bytes(4, "little"), [0, 8, 12], self._stream.ptr)
+        self._finish("flush")
+
+    def flush(self):
+        """Writes every dirty frame back."""
+        self._flush(abi.ALL_SLOTS, write=True, drop=False)
+
+    # -- kernels ------------------------------------------------------------
+
+    def kernel(self, source: str, name: str, options=()) -> Kernel:
+        """Compiles CUDA C++ `source` (dream headers included) and returns the
+        kernel `name`, callable as k(grid, block, args)."""
+        self._check_open()
+        return Kernel(self, source, name, options)
+
+    def _launch(self, func, grid, block, params, offsets, shared, name):
+        self._check_open()
+        self._backend.before_launch()
+        launch(func, grid, block, params, offsets, self._stream.ptr, shared)
+        self._finish(f"kernel {name}")
+
+    def _finish(self, what: str):
+        try:
+            wait_stream(self._stream, self.host_timeout_s, what)
+        except DreamTimeoutError as e:
+            self._closed = str(e)
+            raise
+        self._backend.after_launch()
+        raw = self._error.get()
+        err = np.frombuffer(raw.tobytes(), dtype=abi.ERROR)[0]
+        if err["code"] != abi.ERR_NONE:
+            self._error.fill(0)
+            exc = self._device_error(err, what)
+            if isinstance(exc, DreamTimeoutError):
+                # frames may be locked under requests still in flight
+                self._closed = f"a wait timed out in {what}; close it and start a new Runtime"
+            raise exc
+
+    def _device_error(self, e, what: str) -> DeviceError:
+        arr = self._arrays.get(int(e["slot"]))
+        aname = (f"array {arr.name!r} (shape {arr.shape}, {arr.dtype})" if arr
+                 else f"array slot {int(e['slot'])}")
+        at = f"block {tuple(int(x) for x in e['block'])} thread {tuple(int(x) for x in e['thread'])}"
+        more = int(e["count"]) - 1
+        tail = f"; {more} more error(s) in this launch" if more > 0 else ""
+        code = int(e["code"])
+        if code == abi.ERR_BOUNDS:
+            idx = int(e["index"])
+            idx = idx - (1 << 64) if idx >= 1 << 63 else idx
+            return OutOfBoundsError(f"{what}: index {idx} is out of bounds for {aname} of "
+                                    f"{arr.size if arr else '?'} elements, at {at}{tail}")
+        if code == abi.ERR_TYPE:
+            return ElementTypeError(
+                f"{what}: dream_ptr<T> with sizeof(T) = {int(e['detail'][0])} used for {aname} "
+                f"whose elements are {int(e['detail'][1])} bytes, at {at}{tail}")
+        if code == abi.ERR_TIMEOUT:
+            return DreamTimeoutError(
+                f"{what}: waiting for {abi.WAIT_NAMES.get(int(e['where']), '?')} took longer than "
+                f"timeout={self.timeout_s:g}s (page {int(e['page'])} of {aname}, at {at}, "
+                f"backend {self.backend_name!r}){tail}")
+        if code == abi.ERR_TRANSPORT:
+            return TransportError(
+                f"{what}: backend {self.backend_name!r} failed a request for page "
+                f"{int(e['page'])} of {aname}: {self._backend.describe_error(e['detail'])}, "
+                f"at {at}; the page stays absent and no other page was touched{tail}")
+        return DeviceError(f"{what}: device error code {code} at {at}{tail}")
+
+    # -- statistics, life cycle ---------------------------------------------
+
+    def stats(self) -> Stats:
+        self._check_open()
+        return Stats.from_counters(self._counters.get(), self._backend.counters())
+
+    def reset_stats(self):
+        self._check_open()
+        self._counters.fill(0)
+
+    def describe(self) -> dict:
+        return {"gpu": self.gpu.name, "device": self.device,
+                "page_size": self.page_size, "gpu_memory": self.gpu_memory,
+                "frames": self.nframes, "arrays": len(self._arrays),
+                **self._backend.info()}
+
+    def close(self):
+        """Frees the frame ring, the arrays' backing stores and the backend."""
+        if self._closed == "closed":
+            return
+        try:
+            if self._backend is not None:
+                for arr in list(self._arrays.values()):
+                    arr._freed = True
+                self._backend.close()
+        finally:
+            for m in self._modules:
+                m.unload()
+            self._modules.clear()
+            self._arrays.clear()
+            self._closed = "closed"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return (f"Runtime(backend={self.backend_name!r}, page_size={format_size(self.page_size)}, "
+                f"gpu_memory={format_size(self.gpu_memory)}, frames={self.nframes:,})")

@@ -1,0 +1,31 @@
+"""The backends the shared GPU correctness suite runs on: the suite passes
+unchanged on each (swapping is one argument). A backend that is not
+registered or cannot run here is skipped with its reason."""
+import pytest
+
+BACKENDS = [
+    pytest.param(("direct", {}), id="direct"),
+    pytest.param(("softrnic", {"queue_memory": "gpu"}), id="softrnic-gpuq"),
+    pytest.param(("softrnic", {"queue_memory": "host"}), id="softrnic-hostq"),
+    pytest.param(("nvme", {}), id="nvme"),
+]
+
+
+def runtime_factory(spec, tmp_path):
+    """A function making Runtimes of backend `spec`, or a pytest skip."""
+    import dream
+    from dream.runtime.backends import all_backends
+    name, options = spec
+    cls = all_backends().get(name)
+    if cls is None:
+        pytest.skip(f"backend {name!r} is not built")
+    ok, why = cls.availability()
+    if not ok:
+        pytest.skip(f"backend {name!r} cannot run here: {why}")
+    opts = dict(options)
+    if name == "nvme":
+        opts.setdefault("directory", str(tmp_path))
+
+    def make(**kw):
+        return dream.Runtime(backend=name, **{**opts, **kw})
+    return make

@@ -1,0 +1,41 @@
+import subprocess
+import sys
+
+import pytest
+
+from dream.runtime.cuda import gpu_status
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "dream", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_info_lists_every_backend_with_a_reason():
+    r = run("info")
+    assert r.returncode == 0, r.stderr
+    for name in ("direct",):
+        assert f"  {name}" in r.stdout
+    for line in r.stdout.splitlines():
+        if "cannot run" in line:
+            assert line.split("cannot run", 1)[1].startswith(": ") and len(line) > 30
+
+
+def test_info_and_demo_without_gpu():
+    gpu, why = gpu_status(0)
+    if gpu is not None:
+        pytest.skip("this machine has a GPU")
+    r = run("info")
+    assert "GPU: none usable" in r.stdout
+    assert "direct    cannot run" in r.stdout
+    d = run("demo")
+    assert d.returncode != 0
+    assert "needs an NVIDIA GPU" in d.stderr
+
+
+@pytest.mark.gpu
+def test_demo_on_gpu():
+    r = run("demo", "--gpu-memory", "64MiB")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "result matches NumPy" in r.stdout
+    assert "8x oversubscription" in r.stdout

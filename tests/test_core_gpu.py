@@ -1,0 +1,373 @@
+"""The shared correctness suite: results against NumPy under oversubscription,
+for every backend in tests/backends.py. Oversubscription x means the frame
+ring holds data / (1 + x)."""
+import numpy as np
+import pytest
+
+import dream
+from backends import BACKENDS, runtime_factory
+
+pytestmark = pytest.mark.gpu
+
+BLOCK = 128
+
+VADD = r'''
+extern "C" __global__ void vadd(dream_ptr<T> a, dream_ptr<T> b, dream_ptr<T> c,
+                                unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+        c[i] = a[i] + b[i];
+}'''
+
+GATHER = r'''
+extern "C" __global__ void gather(dream_ptr<T> src, const long long *idx, dream_ptr<T> out,
+                                  unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+        out[i] = src[idx[i]];
+}'''
+
+SCATTER = r'''
+extern "C" __global__ void scatter(dream_ptr<T> src, const long long *idx, dream_ptr<T> dst,
+                                   unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+        dst[idx[i]] = src[i];
+}'''
+
+ATOMICS = r'''
+extern "C" __global__ void atomics(const long long *bucket, const int *val, unsigned long long n,
+                                   dream_ptr<int> count, dream_ptr<int> lo, dream_ptr<int> hi,
+                                   dream_ptr<long long> sum, dream_ptr<double> fsum,
+                                   dream_ptr<int> owner) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
+        long long b = bucket[i];
+        count.atomic_add(b, 1);
+        lo.atomic_min(b, val[i]);
+        hi.atomic_max(b, val[i]);
+        sum.atomic_add(b, (long long)val[i]);
+        fsum.atomic_add(b, (double)val[i]);
+        owner.atomic_cas(b, -1, (int)(i % 1000003));
+    }
+}'''
+
+RMW = r'''
+extern "C" __global__ void rmw(dream_ptr<T> a, unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
+        a[i] += (T)3;
+        a[i] *= (T)2;
+    }
+}'''
+
+TRANSPOSE = r'''
+extern "C" __global__ void transpose(dream_ptr<T> a, dream_ptr<T> t, unsigned long long rows,
+                                     unsigned long long cols) {
+    for (unsigned long long k = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         k < rows * cols; k += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned long long i = k / cols, j = k % cols;
+        t[j * rows + i] = a[k];
+    }
+}'''
+
+SUM = r'''
+extern "C" __global__ void total(dream_ptr<T> a, unsigned long long n, unsigned long long *out) {
+    unsigned long long s = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+        s += (unsigned long long)a[i];
+    atomicAdd(out, s);
+}'''
+
+CTYPE = {np.float32: "float", np.float64: "double", np.int32: "int",
+         np.int64: "long long", np.uint8: "unsigned char"}
+
+
+def typed(src, dtype):
+    return f"typedef {CTYPE[np.dtype(dtype).type]} T;\n" + src
+
+
+def grid_for(rt, n):
+    return max(1, min(-(-n // BLOCK), rt.nframes // BLOCK))
+
+
+def ring_for(data_bytes, x, page):
+    """Frame ring bytes for oversubscription x, at least BLOCK frames."""
+    return max(BLOCK * page, (data_bytes // (1 + x)) // page * page)
+
+
+def random_data(rng, dtype, n):
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return rng.standard_normal(n).astype(dt)
+    info = np.iinfo(dt)
+    return rng.integers(max(info.min, -1000), min(info.max, 1000), n, dtype=dt, endpoint=True)
+
+
+@pytest.fixture(params=BACKENDS)
+def make_rt(request, tmp_path):
+    return runtime_factory(request.param, tmp_path)
+
+
+@pytest.mark.parametrize("x", [0, 1, 4, 8])
+@pytest.mark.parametrize("page_kib", [4, 16, 64])
+def test_vadd_oversubscription(make_rt, x, page_kib):
+    page = page_kib << 10
+    n = max(300_000, 3 * BLOCK * page // 4 * (1 + x) // 3 + 12345)
+    rng = np.random.default_rng(x * 100 + page_kib)
+    ha, hb = random_data(rng, np.float32, n), random_data(rng, np.float32, n)
+    with make_rt(page_size=page, gpu_memory=ring_for(3 * n * 4, x, page)) as rt:
+        a, b, c = rt.array(ha), rt.array(hb), rt.empty(n, np.float32)
+        rt.kernel(typed(VADD, np.float32), "vadd")(grid_for(rt, n), BLOCK, (a, b, c, np.uint64(n)))
+        np.testing.assert_array_equal(c.to_numpy(), ha + hb)
+        s = rt.stats()
+        assert s.pages_in >= a.n_pages + b.n_pages + c.n_pages
+        if x > 0:
+            assert s.evictions > 0 and s.writebacks > 0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.uint8])
+def test_vadd_dtypes_at_4x(make_rt, dtype):
+    n = 400_001
+    rng = np.random.default_rng(7)
+    ha, hb = random_data(rng, dtype, n), random_data(rng, dtype, n)
+    page = 4096
+    with make_rt(page_size=page, gpu_memory=ring_for(3 * n * np.dtype(dtype).itemsize, 4, page)) as rt:
+        a, b, c = rt.array(ha), rt.array(hb), rt.zeros(n, dtype)
+        rt.kernel(typed(VADD, dtype), "vadd")(grid_for(rt, n), BLOCK, (a, b, c, np.uint64(n)))
+        np.testing.assert_array_equal(c.to_numpy(), ha + hb)
+
+
+@pytest.mark.parametrize("skew", ["uniform", "zipf"])
+@pytest.mark.parametrize("x", [0, 4, 8])
+def test_random_gather(make_rt, skew, x):
+    import cupy
+    n_src, n = 2_000_000, 500_000
+    rng = np.random.default_rng(11)
+    src = random_data(rng, np.float64, n_src)
+    idx = (rng.integers(0, n_src, n) if skew == "uniform"
+           else np.minimum(rng.zipf(1.3, n) - 1, n_src - 1)).astype(np.int64)
+    page = 4096
+    with make_rt(page_size=page, gpu_memory=ring_for((n_src + n) * 8, x, page)) as rt:
+        s, out = rt.array(src), rt.empty(n, np.float64)
+        rt.kernel(typed(GATHER, np.float64), "gather")(
+            grid_for(rt, n), BLOCK, (s, cupy.asarray(idx), out, np.uint64(n)))
+        np.testing.assert_array_equal(out.to_numpy(), src[idx])
+
+
+@pytest.mark.parametrize("x", [0, 4, 8])
+def test_random_scatter(make_rt, x):
+    import cupy
+    n = 1_500_000
+    rng = np.random.default_rng(12)
+    src = random_data(rng, np.int64, n)
+    perm = rng.permutation(n).astype(np.int64)
+    page = 16384
+    with make_rt(page_size=page, gpu_memory=ring_for(2 * n * 8, x, page)) as rt:
+        s, dst = rt.array(src), rt.zeros(n, np.int64)
+        rt.kernel(typed(SCATTER, np.int64), "scatter")(
+            grid_for(rt, n), BLOCK, (s, cupy.asarray(perm), dst, np.uint64(n)))
+        want = np.zeros(n, np.int64)
+        want[perm] = src
+        np.testing.assert_array_equal(dst.to_numpy(), want)
+
+
+@pytest.mark.parametrize("skew", ["uniform", "zipf"])
+def test_atomics_many_warps(make_rt, skew):
+    import cupy
+    nb, n = 300_000, 1_000_000
+    rng = np.random.default_rng(13)
+    bucket = (rng.integers(0, nb, n) if skew == "uniform"
+              else np.minimum(rng.zipf(1.2, n) - 1, nb - 1)).astype(np.int64)
+    val = rng.integers(-10**6, 10**6, n).astype(np.int32)
+    page = 4096
+    data = nb * (4 * 4 + 8 + 8)
+    with make_rt(page_size=page, gpu_memory=ring_for(data, 4, page)) as rt:
+        count = rt.zeros(nb, np.int32)
+        lo = rt.array(np.full(nb, np.iinfo(np.int32).max, np.int32))
+        hi = rt.array(np.full(nb, np.iinfo(np.int32).min, np.int32))
+        sm, fs = rt.zeros(nb, np.int64), rt.zeros(nb, np.float64)
+        owner = rt.array(np.full(nb, -1, np.int32))
+        rt.kernel(ATOMICS, "atomics")(grid_for(rt, n), BLOCK,
+                                      (cupy.asarray(bucket), cupy.asarray(val), np.uint64(n),
+                                       count, lo, hi, sm, fs, owner))
+        np.testing.assert_array_equal(count.to_numpy(), np.bincount(bucket, minlength=nb))
+        want_lo = np.full(nb, np.iinfo(np.int32).max, np.int32)
+        np.minimum.at(want_lo, bucket, val)
+        want_hi = np.full(nb, np.iinfo(np.int32).min, np.int32)
+        np.maximum.at(want_hi, bucket, val)
+        np.testing.assert_array_equal(lo.to_numpy(), want_lo)
+        np.testing.assert_array_equal(hi.to_numpy(), want_hi)
+        want_sum = np.bincount(bucket, weights=val.astype(np.float64), minlength=nb)
+        np.testing.assert_array_equal(sm.to_numpy(), want_sum.astype(np.int64))
+        np.testing.assert_array_equal(fs.to_numpy(), want_sum)  # integers: exact in float64
+        own = owner.to_numpy()
+        touched = np.bincount(bucket, minlength=nb) > 0
+        assert np.all(own[~touched] == -1)
+        # every touched bucket was claimed by exactly one of its own threads
+        assert np.all(own[touched] >= 0)
+        ok = np.zeros(nb, bool)
+        np.logical_or.at(ok, bucket, own[bucket] == (np.arange(n) % 1000003))
+        assert np.all(ok[touched])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])
+def test_read_modify_write(make_rt, dtype):
+    n = 700_000
+    rng = np.random.default_rng(14)
+    h = random_data(rng, dtype, n)
+    page = 4096
+    with make_rt(page_size=page, gpu_memory=ring_for(n * np.dtype(dtype).itemsize, 8, page)) as rt:
+        a = rt.array(h)
+        k = rt.kernel(typed(RMW, dtype), "rmw")
+        for _ in range(2):
+            k(grid_for(rt, n), BLOCK, (a, np.uint64(n)))
+        want = h.copy()
+        for _ in range(2):
+            want = ((want + dtype(3)) * dtype(2)).astype(dtype)
+        np.testing.assert_array_equal(a.to_numpy(), want)
+
+
+@pytest.mark.parametrize("x", [0, 8])
+def test_nd_transpose(make_rt, x):
+    rows, cols = 777, 1031
+    rng = np.random.default_rng(15)
+    h = random_data(rng, np.float32, rows * cols).reshape(rows, cols)
+    page = 4096
+    with make_rt(page_size=page, gpu_memory=ring_for(2 * h.nbytes, x, page)) as rt:
+        a = rt.array(h)
+        t = rt.empty((cols, rows), np.float32)
+        assert a.shape == (rows, cols) and len(a) == rows and a.ndim == 2
+        rt.kernel(typed(TRANSPOSE, np.float32), "transpose")(
+            grid_for(rt, h.size), BLOCK, (a, t, np.uint64(rows), np.uint64(cols)))
+        out = t.to_numpy()
+        assert out.shape == (cols, rows)
+        np.testing.assert_array_equal(out, h.T)
+
+
+def test_writeback_after_eviction(make_rt):
+    import cupy
+    n = 500_000
+    page = 4096
+    rng = np.random.default_rng(16)
+    h = random_data(rng, np.int32, n)
+    big = random_data(rng, np.int32, 4 * n)
+    with make_rt(page_size=page, gpu_memory=ring_for(n * 4, 1, page)) as rt:
+        a = rt.zeros(n, np.int32)
+        src, other = rt.array(h), rt.array(big)
+        copy = rt.kernel(typed(VADD, np.int32), "vadd")
+        zero = rt.zeros(n, np.int32)
+        copy(grid_for(rt, n), BLOCK, (src, zero, a, np.uint64(n)))   # a = h, dirty
+        rt.reset_stats()
+        s_other = rt.kernel(typed(SUM, np.int32), "total")
+        out = cupy.zeros(1, np.uint64)
+        s_other(grid_for(rt, 4 * n), BLOCK, (other, np.uint64(4 * n), out))  # evicts a
+        assert rt.stats().writebacks > 0  # a's dirty pages left the ring
+        out[:] = 0
+        s_other(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))  # re-read a from the backing
+        assert int(out.get()[0]) == int(h.astype(np.uint64).sum() % (1 << 64))
+        np.testing.assert_array_equal(a.to_numpy(), h)
+
+
+def test_streaming_read_loads_each_page_once(make_rt):
+    import cupy
+    n = 3_000_000
+    page = 4096
+    h = np.random.default_rng(17).integers(0, 100, n).astype(np.int32)
+    with make_rt(page_size=page, gpu_memory=ring_for(n * 4, 0, page) + 16 * page) as rt:
+        a = rt.array(h)
+        out = cupy.zeros(1, np.uint64)
+        rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert int(out.get()[0]) == int(h.sum())
+        s = rt.stats()
+        assert s.pages_in == a.n_pages
+        assert s.evictions == 0 and s.writebacks == 0
+        assert s.bytes_in == a.n_pages * page
+        # many threads and warps touched each page: all but the first found it
+        assert s.hits > s.faults
+        # a second pass finds everything resident
+        rt.reset_stats()
+        rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert rt.stats().pages_in == 0
+
+
+def test_out_of_bounds_raises_named_error(make_rt):
+    src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
+        if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''
+    with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
+        a = rt.array(np.arange(1000, dtype=np.float32), name="weights")
+        k = rt.kernel(src, "oob")
+        with pytest.raises(dream.OutOfBoundsError, match=r"index 1000 .*'weights'.*block \(1, 0, 0\) thread \(5, 0, 0\)"):
+            k(2, 32, (a, np.int64(1000)))
+        with pytest.raises(dream.OutOfBoundsError, match="index -1 "):
+            k(2, 32, (a, np.int64(-1)))
+        np.testing.assert_array_equal(a.to_numpy(), np.arange(1000, dtype=np.float32))
+        k(2, 32, (a, np.int64(999)))  # the runtime stays usable after the error
+        assert a.to_numpy()[999] == 1.0
+
+
+def test_element_type_mismatch(make_rt):
+    src = r'''extern "C" __global__ void wrong(dream_ptr<double> a) { double v = a[0]; (void)v; }'''
+    with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
+        a = rt.array(np.zeros(10, np.float32), name="f32")
+        with pytest.raises(dream.ElementTypeError, match="sizeof\\(T\\) = 8.*'f32'.*4 bytes"):
+            rt.kernel(src, "wrong")(1, 32, (a,))
+
+
+def test_too_few_frames_refused(make_rt):
+    with make_rt(page_size=4096, gpu_memory=64 * 4096) as rt:
+        a = rt.zeros(1 << 20, np.float32)
+        k = rt.kernel(typed(VADD, np.float32), "vadd")
+        with pytest.raises(dream.TooFewFramesError, match="64 frames.*raise gpu_memory"):
+            k(1000, 256, (a, a, a, np.uint64(1 << 20)))
+        k(64 // 32, 32, (a, a, a, np.uint64(1 << 20)))  # 64 threads: fits
+
+
+def test_kernel_argument_errors(make_rt):
+    with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
+        a = rt.zeros(100, np.float32)
+        k = rt.kernel(typed(VADD, np.float32), "vadd")
+        with pytest.raises(dream.KernelArgumentError, match="takes 4 argument"):
+            k(1, 32, (a, a))
+        with pytest.raises(dream.KernelArgumentError, match="argument 3 is int32"):
+            k(1, 32, (a, a, a, np.int32(100)))
+        with pytest.raises(dream.KernelArgumentError, match="argument 0 packs to 8 bytes"):
+            import cupy
+            k(1, 32, (cupy.zeros(4), a, a, 100))
+        with make_rt(page_size=4096, gpu_memory="4MiB") as rt2:
+            b = rt2.zeros(100, np.float32)
+            with pytest.raises(dream.KernelArgumentError, match="another Runtime"):
+                k(1, 32, (a, b, a, 100))
+
+
+def test_closed_runtime_refuses(make_rt):
+    rt = make_rt(page_size=4096, gpu_memory="4MiB")
+    a = rt.zeros(10, np.float32)
+    rt.close()
+    with pytest.raises(dream.RuntimeClosedError):
+        a.to_numpy()
+    with pytest.raises(dream.RuntimeClosedError):
+        rt.zeros(10)
+
+
+def test_copy_from_and_free(make_rt):
+    import cupy
+    n = 200_000
+    with make_rt(page_size=4096, gpu_memory="1MiB") as rt:
+        a = rt.array(np.ones(n, np.int32))
+        out = cupy.zeros(1, np.uint64)
+        tot = rt.kernel(typed(SUM, np.int32), "total")
+        tot(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert int(out.get()[0]) == n
+        a.copy_from(np.full(n, 2, np.int32))     # resident pages must not be stale
+        out[:] = 0
+        tot(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert int(out.get()[0]) == 2 * n
+        a.free()
+        with pytest.raises(dream.RuntimeClosedError, match="freed"):
+            a.to_numpy()
+        b = rt.array(np.full(n, 3, np.int32))    # may reuse the slot
+        out[:] = 0
+        tot(grid_for(rt, n), BLOCK, (b, np.uint64(n), out))
+        assert int(out.get()[0]) == 3 * n
