@@ -8,13 +8,17 @@ from dream import CompileError
 
 SAMPLE = r'''
 extern "C" __global__ void sample(dream_ptr<float> a, dream_ptr<double> b, dream_ptr<int> c,
-                                  dream_ptr<unsigned char> d, unsigned long long n) {
+                                  dream_ptr<unsigned char> d, dream_ptr<long long> e,
+                                  dream_ptr<float> f, unsigned long long n) {
     unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
     if (i < n) {
         a[i] = a[i] * 2.0f + (float)b[i];
         c.atomic_add(i % 17, 1); c.atomic_min(0, (int)i); c.atomic_max(1, (int)i);
         c.atomic_cas(2, 0, 1); b.atomic_add(3, 1.0); b.atomic_max(4, 2.0);
         d[i] += 1; ++d[i];
+        e.atomic_add(0, -1LL); e.atomic_min(1, (long long)i); e.atomic_exch(2, 5LL);
+        e.atomic_cas(3, 0LL, 1LL); f.atomic_exch(0, 1.0f); f.atomic_cas(1, 0.0f, 1.0f);
+        b.atomic_exch(5, 1.0); b.atomic_cas(6, 0.0, 2.0);
     }
 }
 '''

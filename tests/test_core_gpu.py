@@ -266,7 +266,7 @@ def test_writeback_after_eviction(make_rt):
         assert rt.stats().writebacks > 0  # a's dirty pages left the ring
         out[:] = 0
         s_other(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))  # re-read a from the backing
-        assert int(out.get()[0]) == int(h.astype(np.uint64).sum() % (1 << 64))
+        assert int(out.get()[0]) == int(h.astype(np.uint64).sum())
         np.testing.assert_array_equal(a.to_numpy(), h)
 
 
@@ -284,8 +284,10 @@ def test_streaming_read_loads_each_page_once(make_rt):
         assert s.pages_in == a.n_pages
         assert s.evictions == 0 and s.writebacks == 0
         assert s.bytes_in == a.n_pages * page
-        # many threads and warps touched each page: all but the first found it
-        assert s.hits > s.faults
+        # many warps touched each page; all but one per page were served by
+        # a resident page or by another warp's load
+        assert s.faults == s.pages_in + s.coalesced
+        assert s.hits + s.coalesced > 10 * s.pages_in
         # a second pass finds everything resident
         rt.reset_stats()
         rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))

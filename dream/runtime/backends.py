@@ -54,7 +54,8 @@ def _load_all():
     # Imported here, not at module top, so that each backend module can import
     # this registry without a cycle.
     from . import direct  # noqa: F401
-    from ..verbs import backend as _rnic  # noqa: F401
+    from ..verbs import backend as _softrnic  # noqa: F401
+    from ..verbs import rnic_backend as _rnic  # noqa: F401
     from ..nvme import backend as _nvme  # noqa: F401
 
 

@@ -14,7 +14,10 @@ class PinnedBuffer:
         rt = cupy.cuda.runtime
         self._mem = cupy.cuda.PinnedMemory(nbytes, rt.hostAllocPortable | rt.hostAllocMapped)
         self.host_ptr = self._mem.ptr
-        self.device_ptr = rt.hostGetDevicePointer(self._mem.ptr, 0)
+        from cuda.bindings import driver
+        from .cuda import check
+        self.device_ptr = int(check(driver.cuMemHostGetDevicePointer(self._mem.ptr, 0),
+                                    "cuMemHostGetDevicePointer"))
         self.nbytes = nbytes
         self.bytes = np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(self.host_ptr))
 

@@ -67,7 +67,9 @@ class Runtime:
         # blocking: it orders after the CuPy fills and copies on the legacy stream
         self._stream = cupy.cuda.Stream()
         n = self.nframes
-        self._frames = cupy.empty(n * self.page_size, dtype=np.uint8)
+        # its own allocation, not a pool chunk: the rnic backend exports it
+        # as a dma-buf, which needs the range to itself
+        self.frames_ptr = cupy.cuda.runtime.malloc(n * self.page_size)
         self._ref = cupy.zeros(n, dtype=np.int32)
         self._owner = cupy.full(n, abi.OWNER_NONE, dtype=np.uint64)
         self._dirty = cupy.zeros(n, dtype=np.uint32)
@@ -76,7 +78,6 @@ class Runtime:
         self._descs = cupy.zeros(64 * abi.ARRAY_DESC.itemsize, dtype=np.uint8)
         self._state = cupy.zeros(abi.RT_STATE.itemsize, dtype=np.uint8)
         self._state_ptr = self._state.data.ptr
-        self.frames_ptr = self._frames.data.ptr
         self._closed = None
         try:
             self._backend = cls(self, **backend_options)
@@ -92,7 +93,7 @@ class Runtime:
 
     def _write_state(self):
         s = np.zeros((), dtype=abi.RT_STATE)
-        s["frames"] = self._frames.data.ptr
+        s["frames"] = self.frames_ptr
         s["ref"] = self._ref.data.ptr
         s["owner"] = self._owner.data.ptr
         s["dirty"] = self._dirty.data.ptr
@@ -197,6 +198,11 @@ class Runtime:
         """Writes every dirty frame back."""
         self._flush(abi.ALL_SLOTS, write=True, drop=False)
 
+    def evict(self):
+        """Writes dirty pages back and empties the frame ring, so the next
+        access to any page faults (cold-start experiments)."""
+        self._flush(abi.ALL_SLOTS, write=True, drop=True)
+
     # -- kernels ------------------------------------------------------------
 
     def kernel(self, source: str, name: str, options=()) -> Kernel:
@@ -287,6 +293,10 @@ class Runtime:
                 m.unload()
             self._modules.clear()
             self._arrays.clear()
+            if getattr(self, "frames_ptr", 0):
+                import cupy
+                cupy.cuda.runtime.free(self.frames_ptr)
+                self.frames_ptr = 0
             self._closed = "closed"
 
     def __enter__(self):

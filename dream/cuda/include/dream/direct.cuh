@@ -31,6 +31,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
                                          const dream_io_req &r)
 {
     unsigned todo = __ballot_sync(mask, active);
+    const bool to_host = __any_sync(mask, active && r.dir == DREAM_IO_WRITE);
     const uint32_t lane = dream_lane();
     const uint32_t rank = __popc(mask & ((1u << lane) - 1));
     const uint32_t nlanes = __popc(mask);
@@ -52,6 +53,11 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
             dream_warp_copy(host, dev, n16, rank, nlanes);
     }
     __syncwarp(mask);
-    __threadfence_system(); /* the copies land before the caller publishes the page */
+    /* the copies land before the caller publishes the page; host writes must
+       be visible to whoever reloads the page next */
+    if (to_host)
+        __threadfence_system();
+    else
+        __threadfence();
     return DREAM_IO_OK;
 }

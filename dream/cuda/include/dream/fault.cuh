@@ -2,9 +2,10 @@
  *
  * An access pins the frame of its page for exactly as long as the access
  * runs: lanes of a warp on the same page elect one leader (__match_any_sync);
- * the leader pins the resident frame, or takes part in the collective fault
- * loop below, where leaders of different warps race on the page-table entry
- * with a CAS and exactly one loads the page while the others wait for VALID.
+ * the leader pins the resident frame once per lane of its group, or takes
+ * part in the collective fault loop below, where leaders of different warps
+ * race on the page-table entry with a CAS and exactly one loads the page
+ * while the others wait for VALID. Each lane unpins itself after its access.
  *
  * Pins are per warp group and short, so a thread holds at most one frame at a
  * time: with at least as many frames as resident threads (checked at launch)
@@ -16,25 +17,21 @@
 
 #define DREAM_RING_TRIES 64 /* ring tickets one attempt takes before backing off */
 
-/* Pins the frame of a resident page. Returns the frame, or -1 with `e` the
- * entry seen (INVALID: free to claim; anything else: busy). */
-__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
+/* Pins the frame of a resident page `n` times (once per lane of the group).
+ * Returns the frame, or -1 with `e` the entry seen (INVALID: free to claim;
+ * anything else: busy). */
+__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e, int n)
 {
     e = dream_load_u32(pte);
     if ((e & DREAM_PTE_STATE_MASK) != DREAM_PTE_VALID)
         return -1;
     const uint32_t f = e >> DREAM_PTE_FRAME_SHIFT;
-    const int old = atomicAdd(&rt->ref[f], 1);
+    const int old = atomicAdd(&rt->ref[f], n);
     if (old >= 0 && dream_load_u32(pte) == e)
         return (int)f;
-    atomicSub(&rt->ref[f], 1);
+    atomicSub(&rt->ref[f], n);
     e = DREAM_PTE_LOADING; /* it changed under us: retry, do not claim */
     return -1;
-}
-
-__device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f)
-{
-    atomicSub(&rt->ref[f], 1);
 }
 
 /* FIFO: takes the frame under the head cursor and locks it; pinned frames
@@ -53,6 +50,11 @@ __device__ inline int dream_ring_take(dream_rt_state *rt)
     return -1;
 }
 
+__device__ __forceinline__ uint64_t dream_load_owner(const dream_rt_state *rt, uint32_t f)
+{
+    return *(const volatile uint64_t *)&rt->owner[f];
+}
+
 __device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, uint64_t owner)
 {
     const uint32_t slot = (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
@@ -61,9 +63,10 @@ __device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, 
 }
 
 /* The slow path, collective over `mask`: each lane with `need` resolves its
- * page and returns the frame it pinned, or -1 after recording an error. */
+ * page and returns the frame it pinned `n` times, or -1 after recording an
+ * error. `e` is the entry the fast path saw: an INVALID one is claimed at once. */
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
-                                  unsigned mask, bool need)
+                                        unsigned mask, bool need, uint32_t e, int n)
 {
     uint32_t *pte = p.pte + page;
     int frame = -1;
@@ -79,8 +82,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         dream_io_req wb = {}, rd = {};
         uint32_t *vpte = nullptr;
         if (!done) {
-            uint32_t e;
-            frame = dream_try_pin(rt, pte, e);
+            frame = e == DREAM_PTE_INVALID ? -1 : dream_try_pin(rt, pte, e, n);
             if (frame >= 0) {
                 done = true;
                 if (waited)
@@ -95,7 +97,10 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     frame = f;
                     do_rd = true;
                     rd = {page, p.slot, (uint32_t)f, DREAM_IO_READ};
-                    const uint64_t own = rt->owner[f];
+                    const uint64_t own = dream_load_owner(rt, f);
+                    /* only the holder of the frame's lock reads owner and dirty,
+                       so they can be set now, ahead of the transfer's fence */
+                    rt->owner[f] = ((uint64_t)p.slot << DREAM_OWNER_PAGE_BITS) | page;
                     if (own != DREAM_OWNER_NONE) {
                         /* LOADING keeps pinners of the victim out until it is gone */
                         vpte = dream_victim_pte(rt, own);
@@ -106,7 +111,6 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                                   (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f,
                                   DREAM_IO_WRITE};
                         } else {
-                            rt->owner[f] = DREAM_OWNER_NONE;
                             atomicExch(vpte, DREAM_PTE_INVALID);
                             dream_count(rt, DREAM_C_EVICTIONS, 1);
                         }
@@ -123,8 +127,6 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             if (do_wb) {
                 if (s == DREAM_IO_OK) {
                     rt->dirty[frame] = 0;
-                    rt->owner[frame] = DREAM_OWNER_NONE;
-                    __threadfence();
                     atomicExch(vpte, DREAM_PTE_INVALID);
                     dream_count(rt, DREAM_C_EVICTIONS, 1);
                     dream_count(rt, DREAM_C_WRITEBACKS, 1);
@@ -133,8 +135,10 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     /* The victim's only current copy is the frame: keep it
                      * resident and dirty. After a timeout the request may
                      * still be in flight, so the frame stays locked. */
+                    rt->owner[frame] = ((uint64_t)wb.slot << DREAM_OWNER_PAGE_BITS) | wb.page;
                     if (s == DREAM_IO_ERROR) {
                         atomicExch(vpte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
+                        __threadfence();
                         atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
                     }
                     atomicExch(pte, DREAM_PTE_INVALID);
@@ -149,18 +153,19 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             const int s = dream_transport_io(rt, mask, do_rd, rd);
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
-                    rt->owner[frame] = ((uint64_t)p.slot << DREAM_OWNER_PAGE_BITS) | page;
-                    rt->dirty[frame] = 0;
-                    __threadfence();
-                    atomicAdd(&rt->ref[frame], 1 - DREAM_REF_LOCKED); /* unlock, pinned by us */
+                    /* the transport fenced the data (and owner) before returning */
+                    atomicAdd(&rt->ref[frame], n - DREAM_REF_LOCKED); /* unlock, pinned by the group */
                     atomicExch(pte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
                     dream_count(rt, DREAM_C_BYTES_IN, 1ull << rt->page_shift);
                 } else {
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
-                    if (s == DREAM_IO_ERROR)
+                    rt->owner[frame] = DREAM_OWNER_NONE;
+                    if (s == DREAM_IO_ERROR) {
+                        __threadfence();
                         atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
+                    }
                     atomicExch(pte, DREAM_PTE_INVALID);
                     frame = -1;
                 }
@@ -168,6 +173,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             }
         }
 
+        e = DREAM_PTE_LOADING; /* from now on, read the entry afresh */
         if (!done && !dream_wait_step(rt, t_wait)) {
             dream_wait_failed(rt, where, p.slot, page);
             done = true;
@@ -179,10 +185,11 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     return frame;
 }
 
-/* Runs f(T *) on element i of the array behind p with its page pinned;
- * collective over the lanes that arrive together. Returns false, with the
- * error recorded, when the access could not be made (bounds, type, failed
- * fault); memory is then not touched. */
+/* Runs f(T *) on element i of the array behind p with its page pinned.
+ * Lanes that arrive together resolve their pages collectively; then each
+ * lane runs f and drops its own pin, so no lane waits for another after the
+ * page is there. Returns false, with the error recorded, when the access
+ * could not be made (bounds, type, failed fault); memory is then untouched. */
 template <class T, class F>
 __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
 {
@@ -202,18 +209,18 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
     const unsigned peers = __match_any_sync(mask, (unsigned long long)(p.pte + page));
     const int leader = __ffs(peers) - 1;
     const bool is_leader = (int)dream_lane() == leader;
-    const bool any_write = __any_sync(peers, write);
+    const int n = __popc(peers);
 
     int frame = -1;
+    uint32_t e = 0;
     if (is_leader) {
-        uint32_t e;
-        frame = dream_try_pin(rt, p.pte + page, e);
+        frame = dream_try_pin(rt, p.pte + page, e, n);
         if (frame >= 0)
             dream_count(rt, DREAM_C_HITS, 1);
     }
     const bool need = is_leader && frame < 0;
     if (__any_sync(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need);
+        const int got = dream_fault(rt, p, page, mask, need, e, n);
         if (need)
             frame = got;
     }
@@ -221,13 +228,10 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
     if (frame < 0)
         return false;
     f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
-    __syncwarp(peers);
-    if (is_leader) {
-        if (any_write) {
-            rt->dirty[frame] = 1;
-            __threadfence(); /* the group's writes before the unpin an evictor sees */
-        }
-        dream_unpin(rt, (uint32_t)frame);
+    if (write) {
+        rt->dirty[frame] = 1;
+        __threadfence(); /* this lane's writes before the unpin an evictor sees */
     }
+    atomicSub(&rt->ref[frame], 1);
     return true;
 }

@@ -55,6 +55,39 @@ template <class T, class Op> __device__ T dream_atomic_cas_loop(T *p, T v, Op be
     return r;
 }
 
+/* atomicAdd has no signed 64-bit overload: two's complement adds alike. */
+template <class T> __device__ __forceinline__ T dream_atomic_add(T *p, T v) { return atomicAdd(p, v); }
+__device__ __forceinline__ long long dream_atomic_add(long long *p, long long v)
+{
+    return (long long)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+
+/* Exchange and compare-and-swap on the bits, for every 4- and 8-byte type. */
+template <class T> __device__ __forceinline__ T dream_atomic_exch(T *p, T v)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32/64-bit elements only");
+    B b, r;
+    memcpy(&b, &v, sizeof(T));
+    r = atomicExch((B *)p, b);
+    T out;
+    memcpy(&out, &r, sizeof(T));
+    return out;
+}
+
+template <class T> __device__ __forceinline__ T dream_atomic_cas(T *p, T cmp, T v)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32/64-bit elements only");
+    B c, b, r;
+    memcpy(&c, &cmp, sizeof(T));
+    memcpy(&b, &v, sizeof(T));
+    r = atomicCAS((B *)p, c, b);
+    T out;
+    memcpy(&out, &r, sizeof(T));
+    return out;
+}
+
 template <class T> struct dream_ref {
     dream_ptr_abi p;
     uint64_t i;
@@ -100,9 +133,9 @@ template <class T> struct dream_ptr {
         return old;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
-    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [&](T *q) { return atomicAdd(q, v); }); }
-    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [&](T *q) { return atomicExch(q, v); }); }
-    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [&](T *q) { return atomicCAS(q, cmp, v); }); }
+    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [&](T *q) { return dream_atomic_add(q, v); }); }
+    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [&](T *q) { return dream_atomic_exch(q, v); }); }
+    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [&](T *q) { return dream_atomic_cas(q, cmp, v); }); }
     __device__ T atomic_min(uint64_t i, T v) const
     {
         return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x < y; }); });

@@ -1,0 +1,341 @@
+"""bench/transfer: streaming read and random 4 KiB-block gather through
+dream_ptr, page size 4 KiB..1 MiB, frame ring = 1/4 of the data, against
+baselines measured in the same run on the same bytes:
+
+  bulk_h2d   cudaMemcpy from pinned host memory (the PCIe ceiling)
+  zero_copy  the same kernel on a raw pointer to pinned memory (no paging)
+  uvm        the same kernel on cudaMallocManaged memory, first touch from
+             the host (a size that fits in GPU memory: never oversubscribed)
+
+and the serial fault latency of one warp. Writes transfer.json, transfer.csv
+and transfer.png under --out.
+
+    python bench/transfer.py --data 8GiB --backends direct,softrnic,nvme
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import GATHER, SERIAL, STREAM, dream_source, raw_source  # noqa: E402
+
+BLOCK = 256
+GATHER_BLOCK = 4096
+
+
+def fill_pattern(buf_u64: np.ndarray):
+    """Non-zero, non-repeating 64-bit words, fast (never time on zeros)."""
+    step = 1 << 24
+    for lo in range(0, buf_u64.size, step):
+        idx = np.arange(lo, min(lo + step, buf_u64.size), dtype=np.uint64)
+        buf_u64[lo: lo + idx.size] = (idx * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(0x5DEECE66D)
+
+
+def xor_words(u32: np.ndarray, blocks=None) -> int:
+    """The xor the kernels compute, over all or over the given 4 KiB blocks."""
+    if blocks is None:
+        return int(np.bitwise_xor.reduce(u32, dtype=np.uint32))
+    acc = np.uint32(0)
+    per = GATHER_BLOCK // 4
+    view = u32.reshape(-1, per)
+    for lo in range(0, blocks.size, 1 << 16):
+        acc ^= np.bitwise_xor.reduce(view[blocks[lo: lo + (1 << 16)]].reshape(-1), dtype=np.uint32)
+    return int(acc)
+
+
+def timed(fn, reps, before=None):
+    """Median seconds of `reps` calls after one warm-up (fn synchronizes);
+    `before` runs, untimed, ahead of each call."""
+    if before:
+        before()
+    fn()
+    ts = []
+    for _ in range(reps):
+        if before:
+            before()
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts)), ts
+
+
+def event_time(fn, reps):
+    import cupy
+    fn()
+    ts = []
+    for _ in range(reps):
+        a, b = cupy.cuda.Event(), cupy.cuda.Event()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(cupy.cuda.get_elapsed_time(a, b) / 1e3)
+    return float(np.median(ts)), ts
+
+
+def grid_stream(n16, warps):
+    """Elements per warp when `warps` warps split n16 elements."""
+    return -(-n16 // warps)
+
+
+def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results):
+    import cupy
+    n16 = nbytes // 16
+    sink = cupy.zeros(1, np.uint64)
+    stream = rt_raw.kernel(raw_source(STREAM), "stream")
+    gather = rt_raw.kernel(raw_source(GATHER), "gather")
+    dev = cupy.empty(nbytes, np.uint8)
+
+    def h2d():
+        cupy.cuda.runtime.memcpy(dev.data.ptr, pinned.host_ptr, nbytes, 1)
+    t, _ = event_time(h2d, reps)
+    results["bulk_h2d"] = {"GBps": nbytes / t / 1e9, "seconds": t}
+    del dev
+
+    warps = rt_raw.gpu.sms * 64
+    per_warp = grid_stream(n16, warps)
+    blocks_d = cupy.asarray(blocks)
+    ptr = pinned.device_ptr
+
+    def zc_stream():
+        stream(warps * 32 // BLOCK, BLOCK, (ptr, np.uint64(n16), np.uint64(per_warp), sink))
+    t, _ = timed(zc_stream, reps)
+    results["zero_copy_stream"] = {"GBps": nbytes / t / 1e9, "seconds": t}
+
+    def zc_gather():
+        gather(warps * 32 // BLOCK, BLOCK, (ptr, blocks_d, np.uint64(blocks.size), sink))
+    t, _ = timed(zc_gather, reps)
+    results["zero_copy_gather"] = {"GBps": blocks.size * GATHER_BLOCK / t / 1e9, "seconds": t}
+
+    # UVM first touch: the host writes every page, then the GPU reads them
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    if nbytes > free // 2:
+        results["uvm_note"] = f"skipped: {nbytes} bytes would not fit comfortably in {free} free"
+        return
+    mem = cupy.cuda.malloc_managed(nbytes)
+    import ctypes
+    host = np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(mem.ptr))
+    host[:] = pinned.bytes
+    host_u64 = host.view(np.uint64)
+    for name, call, moved in (
+            ("uvm_stream", lambda: stream(warps * 32 // BLOCK, BLOCK,
+                                          (mem.ptr, np.uint64(n16), np.uint64(per_warp), sink)),
+             nbytes),
+            ("uvm_gather", lambda: gather(warps * 32 // BLOCK, BLOCK,
+                                          (mem.ptr, blocks_d, np.uint64(blocks.size), sink)),
+             blocks.size * GATHER_BLOCK)):
+        ts = []
+        for _ in range(reps):
+            host_u64[::512] += np.uint64(1)       # one write per 4 KiB: pages back on the host
+            t = time.perf_counter()
+            call()
+            ts.append(time.perf_counter() - t)
+        t = float(np.median(ts))
+        results[name] = {"GBps": moved / t / 1e9, "seconds": t}
+    del host, host_u64, mem
+
+
+def run_dream(backend, opts, page, data_u64, nbytes, blocks, reps, checks, gpu_memory):
+    import cupy
+    import dream
+    n16 = nbytes // 16
+    out = {"backend": backend, "options": opts, "page_size": page}
+    with dream.Runtime(backend=backend, page_size=page, gpu_memory=gpu_memory, **opts) as rt:
+        a = rt.array(data_u64.view(np.complex128), name="data")
+        sink = cupy.zeros(1, np.uint64)
+        stream = rt.kernel(dream_source(STREAM), "stream")
+        gather = rt.kernel(dream_source(GATHER), "gather")
+        # as many warps as the frame check lets be resident, spread over the SMs
+        resident = stream.resident_threads((10**9, 1, 1), (BLOCK, 1, 1))
+        warps = max(1, min(resident, rt.nframes) // 32)
+        block = 32 * max(1, min(BLOCK // 32, warps // rt.gpu.sms))
+        grid = max(1, warps * 32 // block)
+        per_warp = grid_stream(n16, grid * block // 32)
+
+        def do_stream():
+            sink.fill(0)
+            stream(grid, block, (a, np.uint64(n16), np.uint64(per_warp), sink))
+        rt.reset_stats()
+        t, ts = timed(do_stream, reps, rt.evict)  # every pass starts cold
+        ok = int(sink.get()[0]) == checks["all"]
+        s = rt.stats()
+        out["stream"] = {"GBps": nbytes / t / 1e9, "seconds": t, "all_seconds": ts,
+                         "checksum_ok": ok, "stats": s.as_dict(), "grid": grid, "block": block}
+
+        blocks_d = cupy.asarray(blocks)
+
+        def do_gather():
+            sink.fill(0)
+            gather(grid, block, (a, blocks_d, np.uint64(blocks.size), sink))
+        rt.reset_stats()
+        t, ts = timed(do_gather, reps, rt.evict)
+        ok = int(sink.get()[0]) == checks["gather"]
+        s = rt.stats()
+        out["gather"] = {"GBps": blocks.size * GATHER_BLOCK / t / 1e9, "seconds": t,
+                         "all_seconds": ts, "checksum_ok": ok, "stats": s.as_dict(),
+                         "moved_GBps": s.bytes_in / (reps + 1) / t / 1e9}
+        out["transport"] = rt.describe()
+    return out
+
+
+def serial_latency(backend, opts, page, data_u64, count=2000):
+    """ns per fault of one warp touching `count` distinct pages in turn."""
+    import cupy
+    import dream
+    nbytes = min(data_u64.nbytes, count * page)
+    with dream.Runtime(backend=backend, page_size=page, gpu_memory=nbytes + 64 * page, **opts) as rt:
+        a = rt.array(data_u64[: nbytes // 8].view(np.complex128))
+        k = rt.kernel(dream_source(SERIAL), "serial")
+        sink, ns = cupy.zeros(1, np.uint64), cupy.zeros(1, np.uint64)
+        n = nbytes // page
+        k(1, 32, (a, np.uint64(page // 16), np.uint64(n), sink, ns))
+        s = rt.stats()
+        assert s.pages_in == n, s
+        return int(ns.get()[0]) / (n - 1)
+
+
+def zero_copy_latency(rt_raw, pinned, page, count=2000):
+    import cupy
+    k = rt_raw.kernel(raw_source(SERIAL), "serial")
+    sink, ns = cupy.zeros(1, np.uint64), cupy.zeros(1, np.uint64)
+    n = min(count, pinned.nbytes // page)
+    k(1, 32, (pinned.device_ptr, np.uint64(page // 16), np.uint64(n), sink, ns))
+    k(1, 32, (pinned.device_ptr, np.uint64(page // 16), np.uint64(n), sink, ns))
+    return int(ns.get()[0]) / (n - 1)
+
+
+def parse_backends(text):
+    """"direct,softrnic:queue_memory=host" -> [(name, {opts}), ...]"""
+    out = []
+    for item in text.split(","):
+        name, _, rest = item.partition(":")
+        opts = dict(kv.split("=", 1) for kv in rest.split(";") if kv)
+        out.append((name, opts))
+    return out
+
+
+def plot(res, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    base = res["baselines"]
+    for ax, kind, zc, uvm in ((axes[0], "stream", "zero_copy_stream", "uvm_stream"),
+                              (axes[1], "gather", "zero_copy_gather", "uvm_gather")):
+        for label, runs in res["dream"].items():
+            pts = [(r["page_size"], r[kind]["GBps"]) for r in runs if kind in r]
+            if pts:
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, "o-", label=f"dream {label}")
+        ax.axhline(base["bulk_h2d"]["GBps"], color="k", ls="--", label="bulk pinned H2D")
+        ax.axhline(base[zc]["GBps"], color="gray", ls=":", label="zero-copy (no paging)")
+        if uvm in base:
+            ax.axhline(base[uvm]["GBps"], color="r", ls="-.", label="UVM first touch")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("dream page size (bytes)")
+        ax.set_ylabel("GB/s")
+        ax.set_title(f"{kind}: {res['data_bytes'] / 2**30:.0f} GiB, ring 1/4 "
+                     f"({'4 KiB random blocks' if kind == 'gather' else 'sequential'})")
+        ax.legend(fontsize=7)
+    fig.suptitle(f"dream transfer on {res['gpu']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", default="8GiB")
+    p.add_argument("--pages", default="4KiB,16KiB,64KiB,256KiB,1MiB")
+    p.add_argument("--backends", default="direct")
+    p.add_argument("--gather-fraction", type=float, default=0.25,
+                   help="random 4 KiB blocks read, as a fraction of the data")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--out", default="bench/results")
+    args = p.parse_args(argv)
+
+    import dream
+    from dream.runtime.pinned import PinnedBuffer
+    from dream.runtime.sizes import parse_size
+    nbytes = parse_size(args.data, "--data")
+    nbytes -= nbytes % (1 << 20)
+    pages = [parse_size(x, "--pages") for x in args.pages.split(",")]
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    t0 = time.perf_counter()
+    from dream.runtime.cuda import require_gpu
+    gpu = require_gpu(0)
+    pinned = PinnedBuffer(nbytes)
+    data = pinned.view(np.uint64)
+    fill_pattern(data)
+    rng = np.random.default_rng(1)
+    blocks = rng.integers(0, nbytes // GATHER_BLOCK,
+                          int(nbytes * args.gather_fraction) // GATHER_BLOCK).astype(np.uint64)
+    u32 = pinned.view(np.uint32)
+    checks = {"all": xor_words(u32), "gather": xor_words(u32, blocks)}
+    print(f"{gpu.name}: {nbytes / 2**30:.1f} GiB of data, {blocks.size:,} random 4 KiB blocks; "
+          f"set-up {time.perf_counter() - t0:.1f} s", flush=True)
+
+    res = {"gpu": gpu.name, "device": gpu.__dict__, "data_bytes": nbytes,
+           "gather_blocks": int(blocks.size), "reps": args.reps, "baselines": {},
+           "dream": {}, "serial_latency_ns": {}}
+    with dream.Runtime(backend="direct", page_size="64KiB", gpu_memory="64MiB") as rt_raw:
+        run_baselines(rt_raw, pinned, nbytes, blocks, args.reps, res["baselines"])
+        res["serial_latency_ns"]["zero_copy_512B"] = zero_copy_latency(rt_raw, pinned, 4096)
+    for k, v in res["baselines"].items():
+        if isinstance(v, dict):
+            print(f"  baseline {k:18s} {v['GBps']:7.2f} GB/s", flush=True)
+
+    for name, opts in parse_backends(args.backends):
+        label = name + "".join(f" {k}={v}" for k, v in opts.items())
+        cls = dream.runtime.backends.all_backends().get(name)
+        ok, why = cls.availability() if cls else (False, "not built")
+        if not ok:
+            res["dream"][label] = [{"skipped": why}]
+            print(f"  {label}: skipped: {why}")
+            continue
+        runs = res["dream"].setdefault(label, [])
+        for page in pages:
+            r = run_dream(name, opts, page, data, nbytes, blocks, args.reps, checks, nbytes // 4)
+            b = res["baselines"]
+            for kind, zc, uvm in (("stream", "zero_copy_stream", "uvm_stream"),
+                                  ("gather", "zero_copy_gather", "uvm_gather")):
+                r[kind]["vs_bulk_h2d"] = r[kind]["GBps"] / b["bulk_h2d"]["GBps"]
+                r[kind]["vs_zero_copy"] = r[kind]["GBps"] / b[zc]["GBps"]
+                if uvm in b:
+                    r[kind]["vs_uvm"] = r[kind]["GBps"] / b[uvm]["GBps"]
+            runs.append(r)
+            print(f"  {label:28s} page {page >> 10:5d} KiB  stream {r['stream']['GBps']:6.2f} GB/s "
+                  f"({r['stream']['vs_bulk_h2d']:.2f}x H2D, {r['stream'].get('vs_uvm', 0):.1f}x UVM) "
+                  f"gather {r['gather']['GBps']:6.2f} GB/s ({r['gather'].get('vs_uvm', 0):.1f}x UVM) "
+                  f"ok={r['stream']['checksum_ok'] and r['gather']['checksum_ok']}", flush=True)
+        lat = serial_latency(name, opts, 4096, data)
+        res["serial_latency_ns"][label + " 4KiB"] = lat
+        print(f"  {label}: serial fault latency {lat / 1e3:.2f} us at 4 KiB", flush=True)
+
+    (out_dir / "transfer.json").write_text(json.dumps(res, indent=1, default=str))
+    with open(out_dir / "transfer.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["gpu", "backend", "page_size", "pattern", "GBps", "vs_bulk_h2d",
+                    "vs_zero_copy", "vs_uvm", "checksum_ok"])
+        for label, runs in res["dream"].items():
+            for r in runs:
+                for kind in ("stream", "gather"):
+                    if kind in r:
+                        x = r[kind]
+                        w.writerow([gpu.name, label, r["page_size"], kind, f"{x['GBps']:.3f}",
+                                    f"{x['vs_bulk_h2d']:.3f}", f"{x['vs_zero_copy']:.3f}",
+                                    f"{x.get('vs_uvm', float('nan')):.3f}", x["checksum_ok"]])
+    plot(res, out_dir / "transfer.png")
+    print(f"wrote {out_dir}/transfer.json, .csv, .png")
+
+
+if __name__ == "__main__":
+    main()
