@@ -9,7 +9,7 @@ from backends import BACKENDS, runtime_factory
 
 pytestmark = pytest.mark.gpu
 
-BLOCK = 128
+BLOCK = 64
 
 VADD = r'''
 extern "C" __global__ void vadd(dream_ptr<T> a, dream_ptr<T> b, dream_ptr<T> c,
@@ -114,7 +114,7 @@ def make_rt(request, tmp_path):
 @pytest.mark.parametrize("page_kib", [4, 16, 64])
 def test_vadd_oversubscription(make_rt, x, page_kib):
     page = page_kib << 10
-    n = max(300_000, 3 * BLOCK * page // 4 * (1 + x) // 3 + 12345)
+    n = max(200_000, BLOCK * page * (1 + x) // 12 + 12345)  # 3 float32 arrays
     rng = np.random.default_rng(x * 100 + page_kib)
     ha, hb = random_data(rng, np.float32, n), random_data(rng, np.float32, n)
     with make_rt(page_size=page, gpu_memory=ring_for(3 * n * 4, x, page)) as rt:
@@ -129,7 +129,7 @@ def test_vadd_oversubscription(make_rt, x, page_kib):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.uint8])
 def test_vadd_dtypes_at_4x(make_rt, dtype):
-    n = 400_001
+    n = 200_001
     rng = np.random.default_rng(7)
     ha, hb = random_data(rng, dtype, n), random_data(rng, dtype, n)
     page = 4096
@@ -143,7 +143,7 @@ def test_vadd_dtypes_at_4x(make_rt, dtype):
 @pytest.mark.parametrize("x", [0, 4, 8])
 def test_random_gather(make_rt, skew, x):
     import cupy
-    n_src, n = 2_000_000, 500_000
+    n_src, n = 1_000_000, 200_000
     rng = np.random.default_rng(11)
     src = random_data(rng, np.float64, n_src)
     idx = (rng.integers(0, n_src, n) if skew == "uniform"
@@ -159,7 +159,7 @@ def test_random_gather(make_rt, skew, x):
 @pytest.mark.parametrize("x", [0, 4, 8])
 def test_random_scatter(make_rt, x):
     import cupy
-    n = 1_500_000
+    n = 500_000
     rng = np.random.default_rng(12)
     src = random_data(rng, np.int64, n)
     perm = rng.permutation(n).astype(np.int64)
@@ -176,7 +176,7 @@ def test_random_scatter(make_rt, x):
 @pytest.mark.parametrize("skew", ["uniform", "zipf"])
 def test_atomics_many_warps(make_rt, skew):
     import cupy
-    nb, n = 300_000, 1_000_000
+    nb, n = 100_000, 300_000
     rng = np.random.default_rng(13)
     bucket = (rng.integers(0, nb, n) if skew == "uniform"
               else np.minimum(rng.zipf(1.2, n) - 1, nb - 1)).astype(np.int64)
@@ -214,7 +214,7 @@ def test_atomics_many_warps(make_rt, skew):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])
 def test_read_modify_write(make_rt, dtype):
-    n = 700_000
+    n = 300_000
     rng = np.random.default_rng(14)
     h = random_data(rng, dtype, n)
     page = 4096
@@ -248,7 +248,7 @@ def test_nd_transpose(make_rt, x):
 
 def test_writeback_after_eviction(make_rt):
     import cupy
-    n = 500_000
+    n = 200_000
     page = 4096
     rng = np.random.default_rng(16)
     h = random_data(rng, np.int32, n)
@@ -272,7 +272,7 @@ def test_writeback_after_eviction(make_rt):
 
 def test_streaming_read_loads_each_page_once(make_rt):
     import cupy
-    n = 3_000_000
+    n = 1_000_000
     page = 4096
     h = np.random.default_rng(17).integers(0, 100, n).astype(np.int32)
     with make_rt(page_size=page, gpu_memory=ring_for(n * 4, 0, page) + 16 * page) as rt:

@@ -1,3 +1,1021 @@
-// placeholder until the softnvme engine lands
+// dream._softnvme: a software NVMe controller over real backing files, for
+// machines without an NVMe device. It serves exactly the NVMe commands GPU
+// threads post (dream/cuda/include/dream/nvme.cuh; formats in nvme.h).
+//
+// BaR0 is a host buffer the caller gives (pinned host memory standing in for
+// the controller's registers): the controller publishes CAP and VS there and
+// engine threads watch the SQ tail / CQ head doorbells at the offsets CAP's
+// doorbell stride gives. For each rung SQ the engine fetches the new entries
+// (DMA from GPU memory, or plain reads from host memory), validates them as a
+// controller does (opcode, fields, namespace, LBA range, transfer size, PRP
+// alignment, DMA windows; else the NVMe status), and hands the file I/O to a
+// pool of threads (pread/pwrite on an O_DIRECT descriptor for "cold"
+// namespaces, the page cache for "warm" ones, into aligned staging). Read data
+// lands in the frame through the copy engines (dma.h) and each CQE is written
+// only after its data; a write's data is fetched from the frame first. Flush
+// fsyncs. CQEs go in completion order with the phase tag flipping on every
+// pass over the CQ, never more than the CQ head doorbell leaves room for.
 #include <pybind11/pybind11.h>
-PYBIND11_MODULE(_softnvme, m) {}
+#include <pybind11/stl.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dma.h"
+#include "dream/nvme.h"
+
+namespace py = pybind11;
+using dream::Dma;
+
+namespace {
+
+constexpr auto kSpin = std::chrono::milliseconds(2); // busy polling after the last work
+constexpr auto kNap = std::chrono::microseconds(20); // then sleeping between looks
+constexpr auto kDrain = std::chrono::seconds(30);    // bound on waiting for file I/O to end
+constexpr uint64_t kCtrlPage = 1ull << DREAM_NVME_CTRL_PAGE_SHIFT;
+constexpr uint64_t kAlign = 4096; // staging and O_DIRECT alignment
+constexpr uint32_t kMaxEntries = 65536;
+
+struct Namespace {
+    std::string path;
+    int fd = -1;        // buffered
+    int fd_direct = -1; // O_DIRECT, for cold reads and writes; -1 when warm or unsupported
+    uint64_t nblocks = 0;
+    bool writable = false;
+    ~Namespace()
+    {
+        if (fd_direct >= 0)
+            close(fd_direct);
+        if (fd >= 0)
+            close(fd);
+    }
+};
+
+struct Window {
+    uint64_t addr, len;
+    bool device;
+};
+
+struct Queue {
+    uint32_t qid, entries;
+    uint8_t *sq, *cq;
+    uint32_t *sq_db, *cq_db;
+    bool sq_dev, cq_dev;
+    dream::HostBuffer sqes, cqes; // fetched SQEs by SQ slot; CQE images by CQ slot
+    uint32_t sq_head = 0, cq_tail = 0, cq_head = 0, phase = 1;
+    uint32_t bad_sq = UINT32_MAX, bad_cq = UINT32_MAX; // last out-of-range doorbell values seen
+    uint32_t last_tail = 0;
+    std::deque<std::pair<uint16_t, uint16_t>> held; // (cid, status15) waiting for CQ room
+
+    Queue(Dma::Mode m, uint32_t qid_, uint32_t n, uint8_t *sq_, uint8_t *cq_, uint32_t *sdb,
+          uint32_t *cdb, bool sd, bool cd)
+        : qid(qid_), entries(n), sq(sq_), cq(cq_), sq_db(sdb), cq_db(cdb), sq_dev(sd), cq_dev(cd),
+          sqes(m, (size_t)n * sizeof(dream_nvme_sqe)), cqes(m, (size_t)n * sizeof(dream_nvme_cqe))
+    {
+    }
+};
+
+struct Counters {
+    std::atomic<uint64_t> doorbells{0}, cq_doorbells{0}, bad_doorbells{0}, commands{0},
+        reads{0}, writes{0}, flushes{0}, bytes_read{0}, bytes_written{0}, errors{0}, cqes{0},
+        cq_full{0}, direct_ios{0}, buffered_ios{0}, io_ns{0}, passes{0};
+};
+
+class Engine;
+class Worker;
+
+// One command from fetch to completion.
+struct Cmd {
+    Worker *w = nullptr;
+    Queue *q = nullptr;
+    std::shared_ptr<Namespace> ns; // kept open while the command runs
+    uint16_t cid = 0;
+    uint8_t opc = 0;
+    uint64_t off = 0, len = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> segs; // (address, bytes) of the data buffer
+    int buf = -1;
+    uint8_t *staging = nullptr;
+    uint16_t status = DREAM_NVME_SC_SUCCESS;
+    uint64_t ready = 0; // writes: the DMA point after which staging holds the frame
+};
+
+// File I/O threads shared by the engine's workers.
+class Pool {
+public:
+    Pool(Engine &e, int n) : e_(e)
+    {
+        for (int k = 0; k < n; k++)
+            threads_.emplace_back([this] { run(); });
+    }
+    ~Pool()
+    {
+        {
+            std::lock_guard lk(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (auto &t : threads_)
+            t.join();
+    }
+    void submit(Cmd *c)
+    {
+        {
+            std::lock_guard lk(m_);
+            jobs_.push_back(c);
+        }
+        cv_.notify_one();
+    }
+    size_t size() const { return threads_.size(); }
+
+private:
+    void run();
+    Engine &e_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<Cmd *> jobs_;
+    bool stop_ = false;
+    std::vector<std::thread> threads_;
+};
+
+// One engine thread's share of the queues (or all of them, for poll()).
+class Worker {
+public:
+    Worker(Engine &e, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes);
+    std::vector<Queue *> queues;
+    std::mutex m; // held for a pass
+
+    ~Worker()
+    {
+        for (Cmd *c : done_)
+            delete c;
+        for (Cmd *c : staged_)
+            delete c;
+    }
+    size_t pass(bool fetching = true);
+    bool busy();
+    void finish();
+    void loop();
+    void bind() { dma_.bind_thread(); }
+    uint64_t batches() const { return dma_.batches(); }
+    void io_done(Cmd *c)
+    {
+        std::lock_guard lk(done_m_);
+        done_.push_back(c);
+    }
+
+private:
+    int take_buffer();
+    void fetch(Queue &q, std::vector<Cmd *> &out);
+    void validate(Cmd &c, const dream_nvme_sqe &e);
+    uint16_t prps(Cmd &c, const dream_nvme_sqe &e);
+    void complete(Queue &q, uint16_t cid, uint16_t status);
+    void post_held(Queue &q);
+    void write_host(const std::vector<std::pair<Queue *, uint32_t>> &v);
+    void write_ready();
+
+    Engine &e_;
+    Dma dma_;
+    dream::HostBuffer staging_;
+    uint8_t *base_;
+    size_t buf_bytes_;
+    std::vector<int> free_;
+    std::deque<std::pair<uint64_t, int>> cooling_; // buffers free once the DMA point passes
+    std::vector<Cmd *> staged_;                    // writes waiting for their frame data
+    size_t inflight_ = 0;                          // commands given to the pool
+    std::mutex done_m_;
+    std::vector<Cmd *> done_;
+    std::vector<std::pair<Queue *, uint32_t>> dev_cqes_, host_cqes_;
+    std::deque<std::pair<uint64_t, std::vector<std::pair<Queue *, uint32_t>>>> pending_;
+};
+
+class Engine {
+public:
+    Engine(bool gpu, int device, uint64_t bar, uint64_t bar_size, uint32_t dstrd, uint32_t lba_size,
+           uint64_t mdts, uint64_t staging, int threads, int io_threads)
+        : mode(gpu ? Dma::Mode::gpu : Dma::Mode::host), device(device), bar((uint8_t *)bar),
+          bar_size(bar_size), dstrd(dstrd), lba_shift(lba_size == 4096 ? 12 : 9), mdts(mdts),
+          threads(std::max(1, threads))
+    {
+        if (lba_size != 512 && lba_size != 4096)
+            throw std::invalid_argument("lba_size must be 512 or 4096");
+        if (dstrd > 15)
+            throw std::invalid_argument("dstrd: 0 to 15");
+        if (mdts < kCtrlPage || mdts % kCtrlPage || mdts > (65536ull << lba_shift))
+            throw std::invalid_argument("mdts: a multiple of 4 KiB, at most 65536 blocks");
+        if (bar_size < DREAM_NVME_CQ_HDBL(1, dstrd) + 4)
+            throw std::invalid_argument("bar_size: too small for one I/O queue's doorbells");
+        // CAP: MQES, CQR (contiguous queues), TO = 1 (500 ms), DSTRD, CSS = NVM, MPSMIN = MPSMAX = 0
+        const uint64_t cap = (uint64_t)(kMaxEntries - 1) | (1ull << 16) | (1ull << 24) |
+                             ((uint64_t)dstrd << 32) | (1ull << 37);
+        std::memcpy(this->bar + DREAM_NVME_REG_CAP, &cap, 8);
+        const uint32_t vs = 0x00020000u; // 2.0
+        std::memcpy(this->bar + DREAM_NVME_REG_VS, &vs, 4);
+        const size_t nbufs = std::max<uint64_t>(1, staging / mdts);
+        pool_ = std::make_unique<Pool>(*this, std::max(1, io_threads));
+        poller_ = std::make_unique<Worker>(*this, mode, device, nbufs, mdts);
+        for (int k = 0; k < this->threads; k++)
+            workers_.push_back(std::make_unique<Worker>(*this, mode, device,
+                                                        (nbufs + this->threads - 1) / this->threads,
+                                                        mdts));
+    }
+
+    ~Engine()
+    {
+        stop();
+        pool_.reset(); // joins the I/O threads before the workers they report to go
+    }
+
+    uint32_t add_namespace(const std::string &path, bool writable, bool cold)
+    {
+        auto ns = std::make_shared<Namespace>();
+        ns->path = path;
+        ns->writable = writable;
+        ns->fd = open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+        if (ns->fd < 0)
+            throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+        struct stat st;
+        if (fstat(ns->fd, &st) != 0 || !S_ISREG(st.st_mode))
+            throw std::invalid_argument(path + ": not a regular file");
+        if (st.st_size == 0 || (uint64_t)st.st_size % (1ull << lba_shift))
+            throw std::invalid_argument(path + ": size " + std::to_string(st.st_size) +
+                                        " is not a positive multiple of the LBA size " +
+                                        std::to_string(1u << lba_shift));
+        ns->nblocks = (uint64_t)st.st_size >> lba_shift;
+        if (cold) // tmpfs and some others refuse O_DIRECT: then the page cache serves
+            ns->fd_direct = open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+        std::unique_lock lk(ns_m_);
+        uint32_t nsid = 1;
+        while (ns_.count(nsid))
+            nsid++;
+        ns_[nsid] = std::move(ns);
+        return nsid;
+    }
+
+    // Commands already running keep the files open until they finish.
+    void remove_namespace(uint32_t nsid)
+    {
+        std::unique_lock lk(ns_m_);
+        auto it = ns_.find(nsid);
+        if (it == ns_.end())
+            throw std::invalid_argument("no namespace " + std::to_string(nsid));
+        fsync(it->second->fd);
+        ns_.erase(it);
+    }
+
+    std::shared_ptr<Namespace> ns(uint32_t nsid)
+    {
+        std::shared_lock lk(ns_m_);
+        auto it = ns_.find(nsid);
+        return it == ns_.end() ? nullptr : it->second;
+    }
+
+    std::vector<std::shared_ptr<Namespace>> all_ns()
+    {
+        std::shared_lock lk(ns_m_);
+        std::vector<std::shared_ptr<Namespace>> v;
+        for (auto &kv : ns_)
+            v.push_back(kv.second);
+        return v;
+    }
+
+    py::dict ns_info(uint32_t nsid)
+    {
+        auto n = ns(nsid);
+        if (!n)
+            throw std::invalid_argument("no namespace " + std::to_string(nsid));
+        py::dict d;
+        d["path"] = n->path;
+        d["blocks"] = n->nblocks;
+        d["lba_size"] = 1u << lba_shift;
+        d["writable"] = n->writable;
+        d["direct"] = n->fd_direct >= 0;
+        return d;
+    }
+
+    // The controller DMAs only inside mapped windows (an IOMMU's view).
+    void map_dma(uint64_t addr, uint64_t len)
+    {
+        if (len == 0)
+            throw std::invalid_argument("map_dma: empty window");
+        const bool dev = mode == Dma::Mode::gpu && Dma::on_device((void *)addr);
+        std::unique_lock lk(win_m_);
+        windows_[addr] = Window{addr, len, dev};
+    }
+
+    void unmap_dma(uint64_t addr)
+    {
+        std::unique_lock lk(win_m_);
+        if (!windows_.erase(addr))
+            throw std::invalid_argument("unmap_dma: no window at " + std::to_string(addr));
+    }
+
+    // The window holding [addr, addr + len), or nullopt.
+    std::optional<Window> window(uint64_t addr, uint64_t len)
+    {
+        std::shared_lock lk(win_m_);
+        auto it = windows_.upper_bound(addr);
+        if (it == windows_.begin())
+            return std::nullopt;
+        --it;
+        const Window &w = it->second;
+        if (addr - w.addr > w.len || len > w.len - (addr - w.addr))
+            return std::nullopt;
+        return w;
+    }
+
+    // An I/O queue pair, as the admin commands Create I/O CQ / SQ would make
+    // it on a real controller (the host-side seam): `entries` each, SQ and CQ
+    // in GPU or host memory, doorbells in BAR0 by qid and CAP.DSTRD.
+    void create_queue(uint32_t qid, uint64_t sq, uint64_t cq, uint32_t entries)
+    {
+        if (running_)
+            throw std::runtime_error("create_queue: stop the engine first");
+        if (qid == 0 || qid > 0xFFFF || queues_.count(qid))
+            throw std::invalid_argument("create_queue: qid " + std::to_string(qid) +
+                                        " is the admin queue, out of range or taken");
+        if (entries < 2 || entries > kMaxEntries)
+            throw std::invalid_argument("create_queue: 2 to 65536 entries");
+        if (DREAM_NVME_CQ_HDBL(qid, dstrd) + 4 > bar_size)
+            throw std::invalid_argument("create_queue: qid " + std::to_string(qid) +
+                                        "'s doorbells lie beyond BAR0");
+        const bool sd = mode == Dma::Mode::gpu && Dma::on_device((void *)sq);
+        const bool cd = mode == Dma::Mode::gpu && Dma::on_device((void *)cq);
+        auto q = std::make_unique<Queue>(mode, qid, entries, (uint8_t *)sq, (uint8_t *)cq,
+                                         (uint32_t *)(bar + DREAM_NVME_SQ_TDBL(qid, dstrd)),
+                                         (uint32_t *)(bar + DREAM_NVME_CQ_HDBL(qid, dstrd)), sd, cd);
+        __atomic_store_n(q->sq_db, 0u, __ATOMIC_RELEASE);
+        __atomic_store_n(q->cq_db, 0u, __ATOMIC_RELEASE);
+        queues_[qid] = std::move(q);
+    }
+
+    Queue &queue(uint32_t qid)
+    {
+        auto it = queues_.find(qid);
+        if (it == queues_.end())
+            throw std::out_of_range("no queue " + std::to_string(qid));
+        return *it->second;
+    }
+
+    void start()
+    {
+        if (running_)
+            return;
+        fail_.reset();
+        running_ = true;
+        for (auto &w : workers_)
+            w->queues.clear();
+        size_t k = 0;
+        for (auto &kv : queues_)
+            workers_[k++ % workers_.size()]->queues.push_back(kv.second.get());
+        for (auto &w : workers_)
+            threads_.emplace_back([w = w.get()] { w->loop(); });
+    }
+
+    // Returns once no engine thread runs: commands already fetched are
+    // finished and completed (where the CQ has room); entries not yet fetched
+    // stay in their queues, and their submitters time out.
+    void stop()
+    {
+        running_ = false;
+        for (auto &t : threads_)
+            t.join();
+        threads_.clear();
+    }
+
+    bool running() const { return running_; }
+
+    // Serves every queue in the calling thread (engine stopped) until all it
+    // fetched has completed, save completions waiting for CQ room: what the
+    // threads do, made deterministic for tests. Returns the commands fetched.
+    size_t poll()
+    {
+        if (running_)
+            throw std::runtime_error("poll: the engine threads are running");
+        poller_->queues.clear();
+        for (auto &kv : queues_)
+            poller_->queues.push_back(kv.second.get());
+        poller_->bind();
+        size_t n = poller_->pass();
+        const auto deadline = std::chrono::steady_clock::now() + kDrain;
+        while (poller_->busy()) {
+            if (std::chrono::steady_clock::now() > deadline)
+                throw std::runtime_error("poll: file I/O did not finish in 30 s");
+            std::this_thread::sleep_for(kNap);
+            n += poller_->pass();
+        }
+        poller_->finish();
+        return n;
+    }
+
+    py::dict counters() const
+    {
+        py::dict d;
+        d["doorbells"] = c.doorbells.load();
+        d["cq_doorbells"] = c.cq_doorbells.load();
+        d["bad_doorbells"] = c.bad_doorbells.load();
+        d["commands"] = c.commands.load();
+        d["reads"] = c.reads.load();
+        d["writes"] = c.writes.load();
+        d["flushes"] = c.flushes.load();
+        d["bytes_read"] = c.bytes_read.load();
+        d["bytes_written"] = c.bytes_written.load();
+        d["errors"] = c.errors.load();
+        d["cqes"] = c.cqes.load();
+        d["cq_full"] = c.cq_full.load();
+        d["direct_ios"] = c.direct_ios.load();
+        d["buffered_ios"] = c.buffered_ios.load();
+        d["io_ns"] = c.io_ns.load();
+        d["passes"] = c.passes.load();
+        uint64_t b = poller_->batches();
+        for (auto &w : workers_)
+            b += w->batches();
+        d["batches"] = b;
+        return d;
+    }
+
+    std::optional<std::string> error()
+    {
+        std::lock_guard lk(fail_m_);
+        return fail_;
+    }
+
+    void fail(const std::string &why)
+    {
+        std::lock_guard lk(fail_m_);
+        if (!fail_)
+            fail_ = why;
+    }
+
+    Pool &pool() { return *pool_; }
+
+    const Dma::Mode mode;
+    const int device;
+    uint8_t *const bar;
+    const uint64_t bar_size;
+    const uint32_t dstrd, lba_shift;
+    const uint64_t mdts;
+    const int threads;
+    Counters c;
+    std::atomic<bool> running_{false};
+
+private:
+    std::map<uint32_t, std::unique_ptr<Queue>> queues_;
+    std::shared_mutex ns_m_, win_m_;
+    std::map<uint32_t, std::shared_ptr<Namespace>> ns_;
+    std::map<uint64_t, Window> windows_;
+    std::unique_ptr<Pool> pool_;
+    std::unique_ptr<Worker> poller_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::vector<std::thread> threads_;
+    std::mutex fail_m_;
+    std::optional<std::string> fail_;
+};
+
+// Whole-length pread/pwrite; false on an error or a short transfer (end of file).
+bool full_io(int fd, bool write, uint8_t *p, uint64_t len, uint64_t off, int &err)
+{
+    uint64_t done = 0;
+    while (done < len) {
+        const ssize_t r = write ? pwrite(fd, p + done, len - done, off + done)
+                                : pread(fd, p + done, len - done, off + done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            err = r < 0 ? errno : 0;
+            return false;
+        }
+        done += (uint64_t)r;
+    }
+    return true;
+}
+
+void Pool::run()
+{
+    for (;;) {
+        Cmd *c;
+        {
+            std::unique_lock lk(m_);
+            cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });
+            if (jobs_.empty())
+                return;
+            c = jobs_.front();
+            jobs_.pop_front();
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        Namespace &ns = *c->ns;
+        if (c->opc == DREAM_NVME_OPC_FLUSH) {
+            if (fsync(ns.fd) != 0)
+                c->status = DREAM_NVME_SC_WRITE_FAULT;
+        } else {
+            const bool write = c->opc == DREAM_NVME_OPC_WRITE;
+            int err = 0;
+            bool ok = false, direct = false;
+            if (ns.fd_direct >= 0 && (c->off | c->len) % 512 == 0) {
+                ok = full_io(ns.fd_direct, write, c->staging, c->len, c->off, err);
+                direct = ok || err != EINVAL; // EINVAL: finer than the device's blocks
+            }
+            if (!direct)
+                ok = full_io(ns.fd, write, c->staging, c->len, c->off, err);
+            (direct ? e_.c.direct_ios : e_.c.buffered_ios)++;
+            if (!ok)
+                c->status = write ? DREAM_NVME_SC_WRITE_FAULT : DREAM_NVME_SC_READ_ERROR;
+        }
+        e_.c.io_ns += (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count();
+        c->w->io_done(c);
+    }
+}
+
+Worker::Worker(Engine &e, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes)
+    : e_(e), dma_(mode, device), staging_(mode, nbufs * buf_bytes + kAlign), buf_bytes_(buf_bytes)
+{
+    base_ = (uint8_t *)(((uintptr_t)staging_.data() + kAlign - 1) & ~(uintptr_t)(kAlign - 1));
+    for (size_t k = 0; k < nbufs; k++)
+        free_.push_back((int)k);
+}
+
+int Worker::take_buffer()
+{
+    while (!cooling_.empty() && dma_.done(cooling_.front().first)) {
+        free_.push_back(cooling_.front().second);
+        cooling_.pop_front();
+    }
+    if (free_.empty())
+        return -1;
+    const int b = free_.back();
+    free_.pop_back();
+    return b;
+}
+
+// The data buffer's segments from PRP1/PRP2 or a PRP list; a status on error.
+uint16_t Worker::prps(Cmd &c, const dream_nvme_sqe &e)
+{
+    if (e.prp1 & 3)
+        return DREAM_NVME_SC_PRP_OFFSET;
+    const uint64_t first = std::min(c.len, kCtrlPage - (e.prp1 & (kCtrlPage - 1)));
+    c.segs.push_back({e.prp1, first});
+    uint64_t left = c.len - first;
+    if (left == 0)
+        return DREAM_NVME_SC_SUCCESS;
+    if (left <= kCtrlPage) {
+        if (e.prp2 & (kCtrlPage - 1))
+            return DREAM_NVME_SC_PRP_OFFSET;
+        c.segs.push_back({e.prp2, left});
+        return DREAM_NVME_SC_SUCCESS;
+    }
+    uint64_t list = e.prp2;
+    if (list & 7)
+        return DREAM_NVME_SC_PRP_OFFSET;
+    std::vector<uint64_t> ent;
+    while (left) {
+        // the list runs to the end of its page; the last entry chains on if more are needed
+        const uint64_t room = (kCtrlPage - (list & (kCtrlPage - 1))) / 8;
+        const uint64_t need = (left + kCtrlPage - 1) / kCtrlPage;
+        const uint64_t n = need <= room ? need : room;
+        const auto w = e_.window(list, n * 8);
+        if (!w)
+            return DREAM_NVME_SC_DATA_TRANSFER;
+        ent.resize(n);
+        if (w->device) {
+            dma_.read(ent.data(), (const void *)list, n * 8);
+            dma_.read_wait();
+        } else {
+            std::memcpy(ent.data(), (const void *)list, n * 8);
+        }
+        const uint64_t data = need <= room ? n : n - 1;
+        for (uint64_t k = 0; k < data; k++) {
+            if (ent[k] & (kCtrlPage - 1))
+                return DREAM_NVME_SC_PRP_OFFSET;
+            const uint64_t b = std::min(left, kCtrlPage);
+            auto &last = c.segs.back();
+            if (last.first + last.second == ent[k]) // contiguous pages: one copy
+                last.second += b;
+            else
+                c.segs.push_back({ent[k], b});
+            left -= b;
+        }
+        if (left) {
+            list = ent[n - 1];
+            if (list & 7)
+                return DREAM_NVME_SC_PRP_OFFSET;
+        }
+    }
+    return DREAM_NVME_SC_SUCCESS;
+}
+
+void Worker::validate(Cmd &c, const dream_nvme_sqe &e)
+{
+    c.opc = e.opc;
+    c.cid = e.cid;
+    if (e.opc != DREAM_NVME_OPC_READ && e.opc != DREAM_NVME_OPC_WRITE &&
+        e.opc != DREAM_NVME_OPC_FLUSH) {
+        c.status = DREAM_NVME_SC_INVALID_OPCODE;
+        return;
+    }
+    if (e.flags & (DREAM_NVME_FLAGS_FUSE_MASK | DREAM_NVME_FLAGS_PSDT_MASK)) {
+        c.status = DREAM_NVME_SC_INVALID_FIELD; // no fused commands, no SGLs
+        return;
+    }
+    c.ns = e_.ns(e.nsid);
+    if (!c.ns) {
+        c.status = DREAM_NVME_SC_INVALID_NS;
+        return;
+    }
+    if (e.opc == DREAM_NVME_OPC_FLUSH)
+        return;
+    const uint64_t nblocks = (uint64_t)e.nlb + 1;
+    c.len = nblocks << e_.lba_shift;
+    if (c.len > e_.mdts) {
+        c.status = DREAM_NVME_SC_INVALID_FIELD;
+        return;
+    }
+    if (e.slba >= c.ns->nblocks || nblocks > c.ns->nblocks - e.slba) {
+        c.status = DREAM_NVME_SC_LBA_RANGE;
+        return;
+    }
+    c.off = e.slba << e_.lba_shift;
+    if (e.opc == DREAM_NVME_OPC_WRITE && !c.ns->writable) {
+        c.status = DREAM_NVME_SC_WRITE_PROTECTED;
+        return;
+    }
+    if ((c.status = prps(c, e)) != DREAM_NVME_SC_SUCCESS)
+        return;
+    for (const auto &s : c.segs)
+        if (!e_.window(s.first, s.second)) {
+            c.status = DREAM_NVME_SC_DATA_TRANSFER;
+            return;
+        }
+}
+
+void Worker::fetch(Queue &q, std::vector<Cmd *> &out)
+{
+    const uint32_t ch = __atomic_load_n(q.cq_db, __ATOMIC_ACQUIRE);
+    if (ch < q.entries) {
+        if (ch != q.cq_head)
+            e_.c.cq_doorbells++;
+        q.cq_head = ch;
+    } else if (ch != q.bad_cq) {
+        q.bad_cq = ch;
+        e_.c.bad_doorbells++;
+    }
+    const uint32_t tail = __atomic_load_n(q.sq_db, __ATOMIC_ACQUIRE);
+    if (tail >= q.entries) { // a real controller raises "invalid doorbell write"; ignore it
+        if (tail != q.bad_sq) {
+            q.bad_sq = tail;
+            e_.c.bad_doorbells++;
+        }
+        return;
+    }
+    if (tail != q.last_tail) {
+        q.last_tail = tail;
+        e_.c.doorbells++;
+    }
+    const uint32_t avail = (tail + q.entries - q.sq_head) % q.entries;
+    std::vector<int> bufs;
+    for (uint32_t k = 0; k < avail; k++) {
+        const int b = take_buffer();
+        if (b < 0)
+            break; // fetch the rest once staging frees up: the SQ holds them meanwhile
+        bufs.push_back(b);
+    }
+    const uint32_t n = (uint32_t)bufs.size();
+    if (n == 0)
+        return;
+    const size_t E = sizeof(dream_nvme_sqe);
+    const uint32_t s0 = q.sq_head, first = std::min(n, q.entries - s0);
+    if (q.sq_dev) {
+        dma_.read(q.sqes.data() + s0 * E, q.sq + s0 * E, first * E);
+        if (n > first)
+            dma_.read(q.sqes.data(), q.sq, (n - first) * E);
+        dma_.read_wait();
+    } else { /* ordered after the doorbell load (acquire) */
+        std::memcpy(q.sqes.data() + s0 * E, q.sq + s0 * E, first * E);
+        if (n > first)
+            std::memcpy(q.sqes.data(), q.sq, (n - first) * E);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t slot = (s0 + k) % q.entries;
+        dream_nvme_sqe e;
+        std::memcpy(&e, q.sqes.data() + slot * E, E);
+        Cmd *c = new Cmd;
+        c->w = this;
+        c->q = &q;
+        c->buf = bufs[k];
+        c->staging = base_ + (size_t)bufs[k] * buf_bytes_;
+        validate(*c, e);
+        out.push_back(c);
+    }
+    q.sq_head = (s0 + n) % q.entries;
+    e_.c.commands += n;
+}
+
+void Worker::post_held(Queue &q)
+{
+    while (!q.held.empty() && (q.cq_tail + 1) % q.entries != q.cq_head) {
+        const auto [cid, status] = q.held.front();
+        q.held.pop_front();
+        const uint32_t slot = q.cq_tail;
+        dream_nvme_cqe *img = (dream_nvme_cqe *)q.cqes.data() + slot;
+        img->dw0 = img->dw1 = 0;
+        img->sq_head = (uint16_t)q.sq_head;
+        img->sq_id = (uint16_t)q.qid;
+        img->cid = cid;
+        img->status = (uint16_t)((status << 1) | q.phase);
+        if (++q.cq_tail == q.entries) {
+            q.cq_tail = 0;
+            q.phase ^= 1;
+        }
+        (q.cq_dev ? dev_cqes_ : host_cqes_).push_back({&q, slot});
+        e_.c.cqes++;
+    }
+    if (!q.held.empty())
+        e_.c.cq_full++;
+}
+
+void Worker::complete(Queue &q, uint16_t cid, uint16_t status)
+{
+    if (status != DREAM_NVME_SC_SUCCESS) {
+        status |= DREAM_NVME_SF_DNR; // none of these would succeed on a retry
+        e_.c.errors++;
+    }
+    q.held.push_back({cid, status});
+}
+
+void Worker::write_host(const std::vector<std::pair<Queue *, uint32_t>> &v)
+{
+    for (const auto &[q, slot] : v) {
+        uint8_t *dst = q->cq + (size_t)slot * sizeof(dream_nvme_cqe);
+        const uint8_t *src = q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe);
+        std::memcpy(dst, src, 12);
+        uint32_t dw3;
+        std::memcpy(&dw3, src + 12, 4);
+        __atomic_store_n((uint32_t *)(dst + 12), dw3, __ATOMIC_RELEASE); /* phase tag last */
+    }
+}
+
+void Worker::write_ready()
+{
+    while (!pending_.empty() && dma_.done(pending_.front().first)) {
+        write_host(pending_.front().second);
+        pending_.pop_front();
+    }
+}
+
+bool Worker::busy()
+{
+    std::lock_guard lk(m);
+    return inflight_ != 0 || !staged_.empty();
+}
+
+size_t Worker::pass(bool fetching)
+{
+    std::lock_guard lk(m);
+    write_ready();
+    std::vector<Cmd *> finished;
+    {
+        std::lock_guard dl(done_m_);
+        finished.swap(done_);
+    }
+    inflight_ -= finished.size();
+    std::vector<Cmd *> fresh;
+    if (fetching)
+        for (Queue *q : queues)
+            fetch(*q, fresh);
+    e_.c.passes++;
+
+    std::vector<Cmd *> done_now;
+    for (Cmd *c : fresh) {
+        if (c->status != DREAM_NVME_SC_SUCCESS) {
+            done_now.push_back(c);
+        } else if (c->opc == DREAM_NVME_OPC_WRITE) {
+            uint8_t *p = c->staging;
+            for (const auto &s : c->segs) {
+                dma_.copy(p, (const void *)s.first, s.second);
+                p += s.second;
+            }
+            staged_.push_back(c);
+        } else {
+            inflight_++;
+            e_.pool().submit(c);
+        }
+    }
+    std::vector<int> cool; // read staging: free once its copy to the frame has run
+    for (Cmd *c : finished) {
+        if (c->opc == DREAM_NVME_OPC_READ && c->status == DREAM_NVME_SC_SUCCESS) {
+            const uint8_t *p = c->staging;
+            for (const auto &s : c->segs) {
+                dma_.copy((void *)s.first, p, s.second);
+                p += s.second;
+            }
+            e_.c.reads++;
+            e_.c.bytes_read += c->len;
+            cool.push_back(c->buf);
+            c->buf = -1;
+        } else if (c->opc == DREAM_NVME_OPC_WRITE && c->status == DREAM_NVME_SC_SUCCESS) {
+            e_.c.writes++;
+            e_.c.bytes_written += c->len;
+        } else if (c->opc == DREAM_NVME_OPC_FLUSH && c->status == DREAM_NVME_SC_SUCCESS) {
+            e_.c.flushes++;
+        }
+        done_now.push_back(c);
+    }
+    for (Cmd *c : done_now) {
+        complete(*c->q, c->cid, c->status);
+        if (c->buf >= 0)
+            free_.push_back(c->buf);
+        delete c;
+    }
+    for (Queue *q : queues)
+        post_held(*q);
+    /* data and CQE bodies, then (stream order) the dwords with the phase tag */
+    for (const auto &[q, slot] : dev_cqes_)
+        dma_.copy(q->cq + (size_t)slot * sizeof(dream_nvme_cqe),
+                  q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe), 12);
+    dma_.submit();
+    const uint64_t point = dma_.record();
+    for (int b : cool)
+        cooling_.push_back({point, b});
+    for (Cmd *c : staged_)
+        if (c->ready == 0)
+            c->ready = point;
+    if (!host_cqes_.empty()) {
+        if (dma_.mode() == Dma::Mode::host)
+            write_host(host_cqes_); /* host mode copied at copy() */
+        else
+            pending_.emplace_back(point, host_cqes_);
+        host_cqes_.clear();
+    }
+    for (const auto &[q, slot] : dev_cqes_)
+        dma_.copy(q->cq + (size_t)slot * sizeof(dream_nvme_cqe) + 12,
+                  q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe) + 12, 4);
+    dma_.submit();
+    dev_cqes_.clear();
+    /* writes whose frame data has reached staging go to the files */
+    auto it = std::stable_partition(staged_.begin(), staged_.end(),
+                                    [this](Cmd *c) { return !dma_.done(c->ready); });
+    for (auto j = it; j != staged_.end(); ++j) {
+        inflight_++;
+        e_.pool().submit(*j);
+    }
+    staged_.erase(it, staged_.end());
+    return fresh.size() + finished.size();
+}
+
+// Lands what was fetched (bounded: a file I/O that hangs past kDrain is left
+// to a later start), then waits for the copies and writes the host CQEs.
+void Worker::finish()
+{
+    const auto deadline = std::chrono::steady_clock::now() + kDrain;
+    while (busy() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(kNap);
+        pass(false);
+    }
+    std::lock_guard lk(m);
+    dma_.sync();
+    write_ready();
+}
+
+void Worker::loop()
+{
+    try {
+        bind();
+        auto last = std::chrono::steady_clock::now();
+        while (e_.running_.load(std::memory_order_relaxed)) {
+            if (pass() != 0 || busy() || !pending_.empty()) {
+                last = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - last > kSpin) {
+                std::this_thread::sleep_for(kNap);
+            } else {
+#if defined(__x86_64__)
+                __builtin_ia32_pause();
+#endif
+            }
+        }
+        finish();
+    } catch (const std::exception &ex) {
+        e_.fail(ex.what());
+    }
+}
+
+} // namespace
+
+#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
+#define STRUCT(T, body)                                  \
+    {                                                    \
+        py::dict fields;                                 \
+        body;                                            \
+        layouts[#T] = py::make_tuple(sizeof(T), fields); \
+    }
+
+PYBIND11_MODULE(_softnvme, m)
+{
+    m.doc() = "Software NVMe controller over backing files, serving commands posted by GPU threads";
+    py::class_<Engine>(m, "Engine")
+        .def(py::init<bool, int, uint64_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, int,
+                      int>(),
+             py::arg("gpu"), py::arg("device") = 0, py::arg("bar"), py::arg("bar_size"),
+             py::arg("dstrd") = 0, py::arg("lba_size") = 512, py::arg("mdts") = 1ull << 20,
+             py::arg("staging") = 64ull << 20, py::arg("threads") = 1, py::arg("io_threads") = 4,
+             "A controller whose registers live at host address `bar` (CAP and VS written "
+             "there). gpu=False: every address is host memory (CPU tests). mdts: the largest "
+             "transfer in bytes; staging: bytes of aligned staging, shared by the engine threads.")
+        .def("add_namespace", &Engine::add_namespace, py::arg("path"), py::arg("writable"),
+             py::arg("cold") = true, "Attaches a file as a namespace (size = file size); returns its nsid.")
+        .def("remove_namespace", &Engine::remove_namespace, py::arg("nsid"),
+             py::call_guard<py::gil_scoped_release>())
+        .def("namespace_info", &Engine::ns_info, py::arg("nsid"))
+        .def("map_dma", &Engine::map_dma, py::arg("addr"), py::arg("length"),
+             "Lets the controller move data to and from [addr, addr + length).")
+        .def("unmap_dma", &Engine::unmap_dma, py::arg("addr"))
+        .def("create_queue", &Engine::create_queue, py::arg("qid"), py::arg("sq"), py::arg("cq"),
+             py::arg("entries"))
+        .def("start", &Engine::start, py::call_guard<py::gil_scoped_release>())
+        .def("stop", &Engine::stop, py::call_guard<py::gil_scoped_release>())
+        .def_property_readonly("running", &Engine::running)
+        .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
+             "Serves every queue in this thread (engine stopped) until what it fetched has "
+             "completed; returns the commands fetched and finished.")
+        .def("queue_info",
+             [](Engine &e, uint32_t qid) {
+                 const Queue &q = e.queue(qid);
+                 py::dict d;
+                 d["entries"] = q.entries;
+                 d["sq_head"] = q.sq_head;
+                 d["cq_tail"] = q.cq_tail;
+                 d["cq_head"] = q.cq_head;
+                 d["phase"] = q.phase;
+                 d["held"] = q.held.size();
+                 d["sq_on_device"] = q.sq_dev;
+                 d["cq_on_device"] = q.cq_dev;
+                 return d;
+             },
+             py::arg("qid"))
+        .def("counters", &Engine::counters)
+        .def_property_readonly("error", &Engine::error,
+                               "Why the engine threads stopped on their own, or None.")
+        .def_readonly("threads", &Engine::threads)
+        .def_property_readonly("io_threads", [](Engine &e) { return e.pool().size(); })
+        .def_property_readonly("lba_size", [](const Engine &e) { return 1u << e.lba_shift; })
+        .def_readonly("mdts", &Engine::mdts)
+        .def_readonly("dstrd", &Engine::dstrd)
+        .def_property_readonly("gpu", [](const Engine &e) { return e.mode == Dma::Mode::gpu; });
+
+    py::dict layouts;
+    STRUCT(dream_queue, FIELD(dream_queue, ticket); FIELD(dream_queue, rung);
+           FIELD(dream_queue, lock); FIELD(dream_queue, depth); FIELD(dream_queue, seq));
+    STRUCT(dream_nvme_sqe, FIELD(dream_nvme_sqe, opc); FIELD(dream_nvme_sqe, flags);
+           FIELD(dream_nvme_sqe, cid); FIELD(dream_nvme_sqe, nsid); FIELD(dream_nvme_sqe, cdw2);
+           FIELD(dream_nvme_sqe, cdw3); FIELD(dream_nvme_sqe, mptr); FIELD(dream_nvme_sqe, prp1);
+           FIELD(dream_nvme_sqe, prp2); FIELD(dream_nvme_sqe, slba); FIELD(dream_nvme_sqe, nlb);
+           FIELD(dream_nvme_sqe, control); FIELD(dream_nvme_sqe, cdw13);
+           FIELD(dream_nvme_sqe, cdw14); FIELD(dream_nvme_sqe, cdw15));
+    STRUCT(dream_nvme_cqe, FIELD(dream_nvme_cqe, dw0); FIELD(dream_nvme_cqe, dw1);
+           FIELD(dream_nvme_cqe, sq_head); FIELD(dream_nvme_cqe, sq_id);
+           FIELD(dream_nvme_cqe, cid); FIELD(dream_nvme_cqe, status));
+    STRUCT(dream_nvme_queue, FIELD(dream_nvme_queue, q); FIELD(dream_nvme_queue, sq);
+           FIELD(dream_nvme_queue, cq); FIELD(dream_nvme_queue, sq_db);
+           FIELD(dream_nvme_queue, cq_db); FIELD(dream_nvme_queue, mailbox);
+           FIELD(dream_nvme_queue, entries); FIELD(dream_nvme_queue, qid);
+           FIELD(dream_nvme_queue, cq_head); FIELD(dream_nvme_queue, cq_phase);
+           FIELD(dream_nvme_queue, cq_lock); FIELD(dream_nvme_queue, pad));
+    STRUCT(dream_nvme, FIELD(dream_nvme, queues); FIELD(dream_nvme, frames_dma);
+           FIELD(dream_nvme, prp_lists); FIELD(dream_nvme, prp_stride);
+           FIELD(dream_nvme, nqueues); FIELD(dream_nvme, lba_shift); FIELD(dream_nvme, flags));
+    m.attr("layouts") = layouts;
+
+    py::dict c;
+#define CONST(n) c[#n] = (long long)(n)
+    CONST(DREAM_QUEUE_MAX_DEPTH);
+    CONST(DREAM_NVME_OPC_FLUSH); CONST(DREAM_NVME_OPC_WRITE); CONST(DREAM_NVME_OPC_READ);
+    CONST(DREAM_NVME_FLAGS_FUSE_MASK); CONST(DREAM_NVME_FLAGS_PSDT_MASK);
+    CONST(DREAM_NVME_SF_CODE_MASK); CONST(DREAM_NVME_SF_DNR);
+    CONST(DREAM_NVME_SCT_GENERIC); CONST(DREAM_NVME_SCT_COMMAND); CONST(DREAM_NVME_SCT_MEDIA);
+    CONST(DREAM_NVME_SC_SUCCESS); CONST(DREAM_NVME_SC_INVALID_OPCODE);
+    CONST(DREAM_NVME_SC_INVALID_FIELD); CONST(DREAM_NVME_SC_DATA_TRANSFER);
+    CONST(DREAM_NVME_SC_INVALID_NS); CONST(DREAM_NVME_SC_PRP_OFFSET);
+    CONST(DREAM_NVME_SC_WRITE_PROTECTED); CONST(DREAM_NVME_SC_LBA_RANGE);
+    CONST(DREAM_NVME_SC_WRITE_FAULT); CONST(DREAM_NVME_SC_READ_ERROR);
+    CONST(DREAM_NVME_REG_CAP); CONST(DREAM_NVME_REG_VS); CONST(DREAM_NVME_REG_DBS);
+    CONST(DREAM_NVME_CTRL_PAGE_SHIFT); CONST(DREAM_NVME_PRP_PER_PAGE);
+    CONST(DREAM_NVME_MB_ARRIVED);
+    m.attr("constants") = c;
+}

@@ -1,3 +1,622 @@
-// placeholder until the softrnic engine lands
+// dream._softrnic: a software RNIC that serves exactly the mlx5 RDMA
+// READ/WRITE WQEs GPU threads post (dream/cuda/include/dream/rnic.cuh), for
+// machines without a ConnectX.
+//
+// Engine threads watch each QP's 8-byte UAR doorbell word (pinned host memory
+// the GPU writes, standing in for the NIC's UAR page), fetch the WQEs it
+// announces (DMA from GPU memory, or plain reads from host memory), check
+// each as a NIC would (opcode, segment count, index, QPN, lkey/rkey of a
+// registered region, access rights, address + length inside the region; else
+// an error CQE with the mlx5 syndrome, after which the QP is in error and
+// flushes what follows), move the data (one batch per pass over the QPs) and
+// write each CQE only after its data has landed, the owner bit flipping on
+// every pass over the CQ. dma.h says how bytes move in host and GPU mode.
 #include <pybind11/pybind11.h>
-PYBIND11_MODULE(_softrnic, m) {}
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dma.h"
+#include "dream/mlx5.h"
+
+namespace py = pybind11;
+using dream::Dma;
+
+namespace {
+
+constexpr auto kSpin = std::chrono::milliseconds(2); // busy polling after the last work
+constexpr auto kNap = std::chrono::microseconds(20); // then sleeping between looks
+
+struct Region {
+    uint64_t addr, length;
+    uint32_t access;
+};
+
+struct Qp {
+    uint8_t *sq, *cq;
+    uint64_t *uar;
+    uint32_t depth, qpn;
+    bool sq_dev, cq_dev;
+    dream::HostBuffer wqes; // fetched WQEs, by SQ slot
+    dream::HostBuffer cqes; // CQE images, by CQ slot, until written
+    uint64_t last_uar = 0;
+    uint32_t consumer = 0; // WQEs taken from the SQ
+    uint32_t cq_pi = 0;    // CQEs produced
+    bool error = false;
+
+    Qp(Dma::Mode m, uint8_t *sq_, uint8_t *cq_, uint64_t *uar_, uint32_t depth_,
+       uint32_t qpn_, bool sq_dev_, bool cq_dev_)
+        : sq(sq_), cq(cq_), uar(uar_), depth(depth_), qpn(qpn_), sq_dev(sq_dev_), cq_dev(cq_dev_),
+          wqes(m, (size_t)depth_ * DREAM_MLX5_SEND_WQE_BB),
+          cqes(m, (size_t)depth_ * DREAM_MLX5_CQE_SIZE)
+    {
+        last_uar = __atomic_load_n(uar, __ATOMIC_ACQUIRE);
+    }
+};
+
+struct Counters {
+    std::atomic<uint64_t> doorbells{0}, bad_doorbells{0}, wqes{0}, reads{0}, writes{0},
+        bytes_read{0}, bytes_written{0}, cqes{0}, errors{0}, flushed{0}, passes{0};
+};
+
+uint32_t load_be32(const uint8_t *p)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return dream_bswap32(v);
+}
+
+uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return dream_bswap64(v);
+}
+
+class Engine;
+
+// One engine thread's share of the QPs (or all of them, for poll()).
+class Worker {
+public:
+    Worker(Engine &e, Dma::Mode mode, int device) : e_(e), dma_(mode, device) {}
+    std::vector<uint32_t> qps;
+    std::mutex m; // held for a pass; reset_qp takes it
+
+    size_t pass();
+    void finish();
+    void loop();
+    void bind() { dma_.bind_thread(); }
+    uint64_t batches() const { return dma_.batches(); }
+
+private:
+    struct Cqe {
+        Qp *q;
+        uint32_t slot;
+    };
+    void process(Qp &q, uint32_t slot);
+    void complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
+                  uint32_t len);
+    void write_host(const std::vector<Cqe> &v);
+    void write_ready();
+
+    Engine &e_;
+    Dma dma_;
+    std::vector<Cqe> dev_cqes_, host_cqes_;
+    std::deque<std::pair<uint64_t, std::vector<Cqe>>> pending_; // host CQs, GPU mode
+};
+
+class Engine {
+public:
+    Engine(bool gpu, int device, int threads, uint64_t max_message)
+        : mode(gpu ? Dma::Mode::gpu : Dma::Mode::host), device(device),
+          threads(std::max(1, threads)), max_message(max_message),
+          poller_(std::make_unique<Worker>(*this, mode, device))
+    {
+    }
+
+    ~Engine() { stop(); }
+
+    uint32_t register_region(uint64_t addr, uint64_t length, uint32_t access)
+    {
+        if (length == 0)
+            throw std::invalid_argument("register_region: empty region");
+        std::unique_lock lk(regions_m_);
+        const uint32_t key = (next_key_++ << 8) | 0x5Du; // low byte: a tag, as mlx5 keys have
+        regions_[key] = Region{addr, length, access};
+        return key;
+    }
+
+    void deregister(uint32_t key)
+    {
+        std::unique_lock lk(regions_m_);
+        if (!regions_.erase(key))
+            throw std::invalid_argument("deregister: unknown key " + std::to_string(key));
+    }
+
+    // Checks an access as the NIC does; returns the vendor syndrome (0: fine).
+    uint32_t check(uint32_t key, uint64_t addr, uint64_t len, uint32_t need) const
+    {
+        const auto it = regions_.find(key);
+        if (it == regions_.end())
+            return DREAM_SOFTRNIC_VS_KEY;
+        const Region &r = it->second;
+        if (addr < r.addr || addr - r.addr > r.length || len > r.length - (addr - r.addr))
+            return DREAM_SOFTRNIC_VS_BOUNDS;
+        if ((r.access & need) != need)
+            return DREAM_SOFTRNIC_VS_ACCESS;
+        return DREAM_SOFTRNIC_VS_NONE;
+    }
+
+    py::tuple add_qp(uint64_t sq, uint64_t cq, uint32_t depth, uint64_t uar)
+    {
+        if (running_)
+            throw std::runtime_error("add_qp: stop the engine first");
+        if (depth == 0 || (depth & (depth - 1)) || depth > DREAM_QUEUE_MAX_DEPTH)
+            throw std::invalid_argument("add_qp: depth must be a power of two <= " +
+                                        std::to_string(DREAM_QUEUE_MAX_DEPTH));
+        const uint32_t qpn = 0x100u + (uint32_t)qps.size();
+        const bool sq_dev = mode == Dma::Mode::gpu && Dma::on_device((void *)sq);
+        const bool cq_dev = mode == Dma::Mode::gpu && Dma::on_device((void *)cq);
+        qps.push_back(std::make_unique<Qp>(mode, (uint8_t *)sq, (uint8_t *)cq,
+                                           (uint64_t *)uar, depth, qpn, sq_dev, cq_dev));
+        return py::make_tuple(qps.size() - 1, qpn);
+    }
+
+    void start()
+    {
+        if (running_)
+            return;
+        fail_.reset();
+        running_ = true;
+        for (int k = 0; k < threads; k++) {
+            auto w = std::make_unique<Worker>(*this, mode, device);
+            for (uint32_t i = k; i < qps.size(); i += threads)
+                w->qps.push_back(i);
+            workers_.push_back(std::move(w));
+        }
+        for (auto &w : workers_)
+            threads_.emplace_back([w = w.get()] { w->loop(); });
+    }
+
+    // Returns once no engine thread runs: completions of data already moved
+    // are written, WQEs not yet fetched stay in their queues.
+    void stop()
+    {
+        running_ = false;
+        for (auto &t : threads_)
+            t.join();
+        threads_.clear();
+        for (auto &w : workers_)
+            retired_batches_ += w->batches();
+        workers_.clear();
+    }
+
+    bool running() const { return running_; }
+
+    // One pass over every QP in the calling thread (engine stopped): what the
+    // threads do, made deterministic for tests.
+    size_t poll()
+    {
+        if (running_)
+            throw std::runtime_error("poll: the engine threads are running");
+        poller_->qps.clear();
+        for (uint32_t i = 0; i < qps.size(); i++)
+            poller_->qps.push_back(i);
+        poller_->bind();
+        const size_t n = poller_->pass();
+        poller_->finish();
+        return n;
+    }
+
+    Qp &qp(uint32_t i)
+    {
+        if (i >= qps.size())
+            throw std::out_of_range("no QP " + std::to_string(i));
+        return *qps[i];
+    }
+
+    // Back to a fresh QP (as after RESET -> RTS, with an empty CQ) once the
+    // host has re-initialized the queue memory; the doorbell word is cleared
+    // here, under the worker's lock, so the old value reads as no doorbell.
+    void reset_qp(uint32_t i)
+    {
+        Qp &q = qp(i);
+        std::unique_lock<std::mutex> lk;
+        if (running_)
+            lk = std::unique_lock<std::mutex>(workers_[i % threads]->m);
+        q.error = false;
+        q.consumer = 0;
+        q.cq_pi = 0;
+        __atomic_store_n(q.uar, 0, __ATOMIC_RELEASE);
+        q.last_uar = 0;
+    }
+
+    py::dict counters() const
+    {
+        py::dict d;
+        d["doorbells"] = c.doorbells.load();
+        d["bad_doorbells"] = c.bad_doorbells.load();
+        d["wqes"] = c.wqes.load();
+        d["reads"] = c.reads.load();
+        d["writes"] = c.writes.load();
+        d["bytes_read"] = c.bytes_read.load();
+        d["bytes_written"] = c.bytes_written.load();
+        d["cqes"] = c.cqes.load();
+        d["errors"] = c.errors.load();
+        d["flushed"] = c.flushed.load();
+        d["passes"] = c.passes.load();
+        uint64_t b = retired_batches_ + poller_->batches();
+        for (auto &w : workers_)
+            b += w->batches();
+        d["batches"] = b;
+        return d;
+    }
+
+    std::optional<std::string> error()
+    {
+        std::lock_guard lk(fail_m_);
+        return fail_;
+    }
+
+    void fail(const std::string &why)
+    {
+        std::lock_guard lk(fail_m_);
+        if (!fail_)
+            fail_ = why;
+    }
+
+    const Dma::Mode mode;
+    const int device;
+    const int threads;
+    const uint64_t max_message;
+    std::vector<std::unique_ptr<Qp>> qps;
+    Counters c;
+    std::shared_mutex regions_m_;
+    std::atomic<bool> running_{false};
+
+private:
+    std::map<uint32_t, Region> regions_;
+    uint32_t next_key_ = 1;
+    std::unique_ptr<Worker> poller_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::vector<std::thread> threads_;
+    uint64_t retired_batches_ = 0;
+    std::mutex fail_m_;
+    std::optional<std::string> fail_;
+};
+
+void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
+                      uint32_t len)
+{
+    const uint32_t c = q.cq_pi++;
+    const uint32_t slot = c & (q.depth - 1);
+    const uint8_t owner = (c & q.depth) ? 1 : 0;
+    uint8_t *img = q.cqes.data() + (size_t)slot * DREAM_MLX5_CQE_SIZE;
+    std::memset(img, 0, DREAM_MLX5_CQE_SIZE);
+    const uint32_t op_qpn = dream_bswap32(((opcode & 0xFFu) << 24) | q.qpn);
+    const uint16_t counter = (uint16_t)(((idx & 0xFFu) << 8) | ((idx >> 8) & 0xFFu));
+    if (synd == 0) {
+        dream_mlx5_cqe64 *e = (dream_mlx5_cqe64 *)img;
+        e->byte_cnt = dream_bswap32(len);
+        e->sop_drop_qpn = op_qpn;
+        e->wqe_counter = counter;
+        e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ << 4) | owner);
+    } else {
+        dream_mlx5_err_cqe *e = (dream_mlx5_err_cqe *)img;
+        e->syndrome = (uint8_t)synd;
+        e->vendor_err_synd = (uint8_t)vendor;
+        e->s_wqe_opcode_qpn = op_qpn;
+        e->wqe_counter = counter;
+        e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ_ERR << 4) | owner);
+    }
+    (q.cq_dev ? dev_cqes_ : host_cqes_).push_back({&q, slot});
+    e_.c.cqes++;
+}
+
+void Worker::process(Qp &q, uint32_t slot)
+{
+    const uint8_t *w = q.wqes.data() + (size_t)slot * DREAM_MLX5_SEND_WQE_BB;
+    const uint32_t expect = q.consumer & 0xFFFFu;
+    const uint32_t ctrl0 = load_be32(w), ctrl1 = load_be32(w + 4);
+    const uint32_t opcode = ctrl0 & 0xFFu;
+    const uint8_t fm_ce_se = w[offsetof(dream_mlx5_ctrl_seg, fm_ce_se)];
+    const uint64_t raddr = load_be64(w + offsetof(dream_mlx5_rdma_wqe, raddr));
+    const uint32_t rkey = load_be32(w + offsetof(dream_mlx5_rdma_wqe, raddr) + 8);
+    const uint32_t byte_count = load_be32(w + offsetof(dream_mlx5_rdma_wqe, data));
+    const uint32_t lkey = load_be32(w + offsetof(dream_mlx5_rdma_wqe, data) + 4);
+    const uint64_t laddr = load_be64(w + offsetof(dream_mlx5_rdma_wqe, data) + 8);
+    const bool read = opcode == DREAM_MLX5_OPCODE_RDMA_READ;
+    uint64_t len = byte_count & DREAM_MLX5_BYTE_COUNT_MASK;
+    if (len == 0)
+        len = 1ull << 31;
+    e_.c.wqes++;
+
+    uint32_t synd = 0, vendor = 0;
+    if (q.error) {
+        synd = DREAM_MLX5_SYND_WR_FLUSH_ERR;
+    } else if (((ctrl0 >> 8) & 0xFFFFu) != expect) {
+        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_WQE_INDEX;
+    } else if ((ctrl1 >> 8) != q.qpn) {
+        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_QPN;
+    } else if (!read && opcode != DREAM_MLX5_OPCODE_RDMA_WRITE) {
+        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_OPCODE;
+    } else if ((ctrl1 & 0x3Fu) != DREAM_MLX5_RDMA_DS) {
+        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_DS;
+    } else if (byte_count & DREAM_MLX5_INLINE_SEG) {
+        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_INLINE;
+    } else if (len > e_.max_message) {
+        synd = DREAM_MLX5_SYND_LOCAL_LENGTH_ERR, vendor = DREAM_SOFTRNIC_VS_LENGTH;
+    } else if ((vendor = e_.check(lkey, laddr, len, read ? DREAM_ACCESS_LOCAL_WRITE : 0))) {
+        synd = DREAM_MLX5_SYND_LOCAL_PROT_ERR;
+    } else if ((vendor = e_.check(rkey, raddr, len,
+                                  read ? DREAM_ACCESS_REMOTE_READ : DREAM_ACCESS_REMOTE_WRITE))) {
+        synd = DREAM_MLX5_SYND_REMOTE_ACCESS_ERR;
+    }
+
+    if (synd == 0) {
+        if (read) {
+            dma_.copy((void *)laddr, (const void *)raddr, len);
+            e_.c.reads++;
+            e_.c.bytes_read += len;
+        } else {
+            dma_.copy((void *)raddr, (const void *)laddr, len);
+            e_.c.writes++;
+            e_.c.bytes_written += len;
+        }
+        if (fm_ce_se & DREAM_MLX5_WQE_CTRL_CQ_UPDATE)
+            complete(q, opcode, expect, 0, 0, (uint32_t)len);
+    } else {
+        if (synd == DREAM_MLX5_SYND_WR_FLUSH_ERR) {
+            e_.c.flushed++;
+        } else {
+            e_.c.errors++;
+            q.error = true;
+        }
+        complete(q, opcode, expect, synd, vendor, 0);
+    }
+    q.consumer++;
+}
+
+void Worker::write_host(const std::vector<Cqe> &v)
+{
+    for (const Cqe &c : v) {
+        uint8_t *dst = c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE;
+        const uint8_t *src = c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE;
+        std::memcpy(dst, src, 56);
+        uint64_t tail;
+        std::memcpy(&tail, src + 56, 8);
+        __atomic_store_n((uint64_t *)(dst + 56), tail, __ATOMIC_RELEASE); /* owner byte last */
+    }
+}
+
+void Worker::write_ready()
+{
+    while (!pending_.empty() && dma_.done(pending_.front().first)) {
+        write_host(pending_.front().second);
+        pending_.pop_front();
+    }
+}
+
+size_t Worker::pass()
+{
+    std::lock_guard lk(m);
+    write_ready();
+    struct Work {
+        Qp *q;
+        uint32_t n;
+    };
+    std::vector<Work> work;
+    for (uint32_t i : qps) {
+        Qp &q = *e_.qps[i];
+        const uint64_t v = __atomic_load_n(q.uar, __ATOMIC_ACQUIRE);
+        if (v == q.last_uar)
+            continue;
+        q.last_uar = v;
+        e_.c.doorbells++;
+        const uint32_t ctrl0 = load_be32((const uint8_t *)&v);
+        const uint32_t ctrl1 = load_be32((const uint8_t *)&v + 4);
+        const uint32_t n = (((ctrl0 >> 8) + 1u) - q.consumer) & 0xFFFFu;
+        if ((ctrl1 >> 8) != q.qpn || n > q.depth) {
+            e_.c.bad_doorbells++;
+            continue;
+        }
+        if (n == 0)
+            continue;
+        const uint32_t s0 = q.consumer & (q.depth - 1);
+        const uint32_t first = std::min(n, q.depth - s0);
+        const size_t bb = DREAM_MLX5_SEND_WQE_BB;
+        if (q.sq_dev) {
+            dma_.read(q.wqes.data() + s0 * bb, q.sq + s0 * bb, first * bb);
+            if (n > first)
+                dma_.read(q.wqes.data(), q.sq, (n - first) * bb);
+        } else { /* ordered after the doorbell load (acquire) */
+            std::memcpy(q.wqes.data() + s0 * bb, q.sq + s0 * bb, first * bb);
+            if (n > first)
+                std::memcpy(q.wqes.data(), q.sq, (n - first) * bb);
+        }
+        work.push_back({&q, n});
+    }
+    e_.c.passes++;
+    if (work.empty())
+        return 0;
+    dma_.read_wait();
+    size_t total = 0;
+    {
+        std::shared_lock rl(e_.regions_m_);
+        for (const Work &wk : work) {
+            for (uint32_t k = 0; k < wk.n; k++)
+                process(*wk.q, wk.q->consumer & (wk.q->depth - 1));
+            total += wk.n;
+        }
+    }
+    /* data and CQE bodies, then (stream order) the CQE tails with the owner
+       byte: a CQE is seen only once its data and its body have landed */
+    for (const Cqe &c : dev_cqes_)
+        dma_.copy(c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE,
+                  c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE, 56);
+    dma_.submit();
+    if (!host_cqes_.empty()) {
+        if (dma_.mode() == Dma::Mode::host)
+            write_host(host_cqes_); /* host mode copied at copy() */
+        else
+            pending_.emplace_back(dma_.record(), host_cqes_);
+        host_cqes_.clear();
+    }
+    for (const Cqe &c : dev_cqes_)
+        dma_.copy(c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE + 56,
+                  c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE + 56, 8);
+    dma_.submit();
+    dev_cqes_.clear();
+    return total;
+}
+
+void Worker::finish()
+{
+    std::lock_guard lk(m);
+    dma_.sync();
+    write_ready();
+}
+
+void Worker::loop()
+{
+    try {
+        bind();
+        auto last = std::chrono::steady_clock::now();
+        while (e_.running_.load(std::memory_order_relaxed)) {
+            if (pass() != 0 || !pending_.empty()) {
+                last = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - last > kSpin) {
+                std::this_thread::sleep_for(kNap);
+            } else {
+#if defined(__x86_64__)
+                __builtin_ia32_pause();
+#endif
+            }
+        }
+        finish();
+    } catch (const std::exception &ex) {
+        e_.fail(ex.what());
+    }
+}
+
+} // namespace
+
+#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
+#define STRUCT(T, body)                                  \
+    {                                                    \
+        py::dict fields;                                 \
+        body;                                            \
+        layouts[#T] = py::make_tuple(sizeof(T), fields); \
+    }
+
+PYBIND11_MODULE(_softrnic, m)
+{
+    m.doc() = "Software RNIC serving mlx5 RDMA READ/WRITE WQEs posted by GPU threads";
+    py::class_<Engine>(m, "Engine")
+        .def(py::init<bool, int, int, uint64_t>(), py::arg("gpu"), py::arg("device") = 0,
+             py::arg("threads") = 1, py::arg("max_message") = 1ull << 30)
+        .def("register_region", &Engine::register_region, py::arg("addr"), py::arg("length"),
+             py::arg("access"), "Registers [addr, addr + length); returns its key (lkey = rkey).")
+        .def("deregister", &Engine::deregister, py::arg("key"))
+        .def("add_qp", &Engine::add_qp, py::arg("sq"), py::arg("cq"), py::arg("depth"),
+             py::arg("uar"),
+             "Adds a QP: SQ and CQ of `depth` 64-byte entries (GPU or host memory), `uar` the "
+             "host address of its 8-byte doorbell word. Returns (index, qpn).")
+        .def("start", &Engine::start, py::call_guard<py::gil_scoped_release>())
+        .def("stop", &Engine::stop, py::call_guard<py::gil_scoped_release>())
+        .def_property_readonly("running", &Engine::running)
+        .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
+             "One pass over every QP in this thread (engine stopped); returns the WQEs served.")
+        .def("reset_qp", &Engine::reset_qp, py::arg("index"),
+             py::call_guard<py::gil_scoped_release>())
+        .def("qp_error", [](Engine &e, uint32_t i) { return e.qp(i).error; }, py::arg("index"))
+        .def("qp_info",
+             [](Engine &e, uint32_t i) {
+                 const Qp &q = e.qp(i);
+                 py::dict d;
+                 d["qpn"] = q.qpn;
+                 d["depth"] = q.depth;
+                 d["consumer"] = q.consumer;
+                 d["cq_pi"] = q.cq_pi;
+                 d["error"] = q.error;
+                 d["sq_on_device"] = q.sq_dev;
+                 d["cq_on_device"] = q.cq_dev;
+                 return d;
+             },
+             py::arg("index"))
+        .def("counters", &Engine::counters)
+        .def_property_readonly("error", &Engine::error,
+                               "Why the engine threads stopped on their own, or None.")
+        .def_readonly("threads", &Engine::threads)
+        .def_property_readonly("gpu", [](const Engine &e) { return e.mode == Dma::Mode::gpu; });
+
+    py::dict layouts;
+    STRUCT(dream_queue, FIELD(dream_queue, ticket); FIELD(dream_queue, rung);
+           FIELD(dream_queue, lock); FIELD(dream_queue, depth); FIELD(dream_queue, seq));
+    STRUCT(dream_mlx5_ctrl_seg, FIELD(dream_mlx5_ctrl_seg, opmod_idx_opcode);
+           FIELD(dream_mlx5_ctrl_seg, qpn_ds); FIELD(dream_mlx5_ctrl_seg, signature);
+           FIELD(dream_mlx5_ctrl_seg, dci_stream_channel_id); FIELD(dream_mlx5_ctrl_seg, fm_ce_se);
+           FIELD(dream_mlx5_ctrl_seg, imm));
+    STRUCT(dream_mlx5_raddr_seg, FIELD(dream_mlx5_raddr_seg, raddr);
+           FIELD(dream_mlx5_raddr_seg, rkey); FIELD(dream_mlx5_raddr_seg, reserved));
+    STRUCT(dream_mlx5_data_seg, FIELD(dream_mlx5_data_seg, byte_count);
+           FIELD(dream_mlx5_data_seg, lkey); FIELD(dream_mlx5_data_seg, addr));
+    STRUCT(dream_mlx5_rdma_wqe, FIELD(dream_mlx5_rdma_wqe, ctrl); FIELD(dream_mlx5_rdma_wqe, raddr);
+           FIELD(dream_mlx5_rdma_wqe, data); FIELD(dream_mlx5_rdma_wqe, unused));
+    STRUCT(dream_mlx5_cqe64, FIELD(dream_mlx5_cqe64, rsvd0); FIELD(dream_mlx5_cqe64, srqn_uidx);
+           FIELD(dream_mlx5_cqe64, imm_inval_pkey); FIELD(dream_mlx5_cqe64, app);
+           FIELD(dream_mlx5_cqe64, app_op); FIELD(dream_mlx5_cqe64, app_info);
+           FIELD(dream_mlx5_cqe64, byte_cnt); FIELD(dream_mlx5_cqe64, timestamp);
+           FIELD(dream_mlx5_cqe64, sop_drop_qpn); FIELD(dream_mlx5_cqe64, wqe_counter);
+           FIELD(dream_mlx5_cqe64, signature); FIELD(dream_mlx5_cqe64, op_own));
+    STRUCT(dream_mlx5_err_cqe, FIELD(dream_mlx5_err_cqe, rsvd0); FIELD(dream_mlx5_err_cqe, srqn);
+           FIELD(dream_mlx5_err_cqe, rsvd1); FIELD(dream_mlx5_err_cqe, vendor_err_synd);
+           FIELD(dream_mlx5_err_cqe, syndrome); FIELD(dream_mlx5_err_cqe, s_wqe_opcode_qpn);
+           FIELD(dream_mlx5_err_cqe, wqe_counter); FIELD(dream_mlx5_err_cqe, signature);
+           FIELD(dream_mlx5_err_cqe, op_own));
+    STRUCT(dream_mlx5_dbrec, FIELD(dream_mlx5_dbrec, rcv_counter);
+           FIELD(dream_mlx5_dbrec, send_counter));
+    STRUCT(dream_rnic_queue, FIELD(dream_rnic_queue, q); FIELD(dream_rnic_queue, qpn);
+           FIELD(dream_rnic_queue, lkey); FIELD(dream_rnic_queue, sq); FIELD(dream_rnic_queue, cq);
+           FIELD(dream_rnic_queue, dbr); FIELD(dream_rnic_queue, uar));
+    STRUCT(dream_rnic, FIELD(dream_rnic, queues); FIELD(dream_rnic, nqueues);
+           FIELD(dream_rnic, flags));
+    m.attr("layouts") = layouts;
+
+    py::dict c;
+#define CONST(n) c[#n] = (long long)(n)
+    CONST(DREAM_QUEUE_MAX_DEPTH);
+    CONST(DREAM_MLX5_OPCODE_RDMA_WRITE); CONST(DREAM_MLX5_OPCODE_RDMA_READ);
+    CONST(DREAM_MLX5_WQE_CTRL_SOLICITED); CONST(DREAM_MLX5_WQE_CTRL_CQ_UPDATE);
+    CONST(DREAM_MLX5_WQE_CTRL_FENCE); CONST(DREAM_MLX5_SEND_WQE_BB); CONST(DREAM_MLX5_SEND_WQE_DS);
+    CONST(DREAM_MLX5_RDMA_DS); CONST(DREAM_MLX5_INLINE_SEG); CONST(DREAM_MLX5_BYTE_COUNT_MASK);
+    CONST(DREAM_MLX5_CQE_REQ); CONST(DREAM_MLX5_CQE_REQ_ERR); CONST(DREAM_MLX5_CQE_INVALID);
+    CONST(DREAM_MLX5_CQE_OWNER_MASK); CONST(DREAM_MLX5_CQE_SIZE);
+    CONST(DREAM_MLX5_SYND_LOCAL_LENGTH_ERR); CONST(DREAM_MLX5_SYND_LOCAL_QP_OP_ERR);
+    CONST(DREAM_MLX5_SYND_LOCAL_PROT_ERR); CONST(DREAM_MLX5_SYND_WR_FLUSH_ERR);
+    CONST(DREAM_MLX5_SYND_MW_BIND_ERR); CONST(DREAM_MLX5_SYND_BAD_RESP_ERR);
+    CONST(DREAM_MLX5_SYND_LOCAL_ACCESS_ERR); CONST(DREAM_MLX5_SYND_REMOTE_INVAL_REQ_ERR);
+    CONST(DREAM_MLX5_SYND_REMOTE_ACCESS_ERR); CONST(DREAM_MLX5_SYND_REMOTE_OP_ERR);
+    CONST(DREAM_MLX5_SYND_TRANSPORT_RETRY_EXC_ERR); CONST(DREAM_MLX5_SYND_RNR_RETRY_EXC_ERR);
+    CONST(DREAM_MLX5_SYND_REMOTE_ABORTED_ERR);
+    CONST(DREAM_SOFTRNIC_VS_NONE); CONST(DREAM_SOFTRNIC_VS_OPCODE); CONST(DREAM_SOFTRNIC_VS_DS);
+    CONST(DREAM_SOFTRNIC_VS_QPN); CONST(DREAM_SOFTRNIC_VS_WQE_INDEX); CONST(DREAM_SOFTRNIC_VS_INLINE);
+    CONST(DREAM_SOFTRNIC_VS_LENGTH); CONST(DREAM_SOFTRNIC_VS_KEY); CONST(DREAM_SOFTRNIC_VS_BOUNDS);
+    CONST(DREAM_SOFTRNIC_VS_ACCESS);
+    CONST(DREAM_RNIC_BAD_CQE);
+    CONST(DREAM_ACCESS_LOCAL_WRITE); CONST(DREAM_ACCESS_REMOTE_WRITE); CONST(DREAM_ACCESS_REMOTE_READ);
+    CONST(DREAM_MLX5_RCV_DBR); CONST(DREAM_MLX5_SND_DBR); CONST(DREAM_MLX5_DOORBELL_BYTES);
+    m.attr("constants") = c;
+}

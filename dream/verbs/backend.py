@@ -1,1 +1,97 @@
-"""Backends softrnic and rnic (placeholder until the RNIC transport lands)."""
+"""Backend `softrnic`: the RNIC transport (device side
+dream/cuda/include/dream/rnic.cuh, the same code as `rnic`) served by the
+software RNIC (dream/cuda/softrnic.cpp, Python face dream/verbs/softrnic.py):
+GPU threads post mlx5 RDMA READ/WRITE WQEs and ring doorbells; an engine
+thread on the host checks them as a NIC would and moves the pages with the
+GPU's copy engines. Backing stores are pinned host memory (the remote
+region), the frame ring is the local region."""
+from __future__ import annotations
+
+from ..runtime.backends import Backend, register
+from ..runtime.cuda import gpu_status
+from ..runtime.pinned import PinnedStore
+from . import mlx5
+
+DEFAULT_DEPTH = 64  # DREAM: 64-entry queues
+
+
+@register
+class SoftRnicBackend(Backend):
+    """Runtime(backend="softrnic", queues=<SMs>, queue_depth=64,
+    queue_memory="gpu" | "host", engine_threads=1)"""
+    name = "softrnic"
+    define = "DREAM_BACKEND_RNIC"
+
+    @classmethod
+    def availability(cls):
+        try:
+            from .. import _softrnic  # noqa: F401
+        except ImportError as e:
+            return False, f"the soft RNIC engine (dream._softrnic) is not built: {e}"
+        gpu, why = gpu_status()
+        if gpu is None:
+            return False, f"the soft RNIC moves pages with a GPU's copy engines: {why}"
+        return True, ""
+
+    def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
+                 queue_memory: str = "gpu", engine_threads: int = 1, **options):
+        super().__init__(rt, **options)
+        from .softrnic import SoftRnic
+        self.store = PinnedStore(rt.page_size)
+        self.nic = None
+        try:
+            self.nic = SoftRnic(device=rt.device, queues=rt.gpu.sms if queues is None else queues,
+                                depth=queue_depth, queue_memory=queue_memory,
+                                threads=engine_threads)
+            self.nic.register_frames(rt.frames_ptr, rt.nframes * rt.page_size)
+            self.transport_ptr = self.nic.transport_ptr
+            self.nic.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def attach(self, arr, data):
+        buf = self.store.attach(arr, data)
+        try:
+            return buf.device_ptr, self.nic.register_backing(arr.slot, buf.device_ptr, buf.nbytes)
+        except BaseException:
+            self.store.detach(arr)
+            raise
+
+    def detach(self, arr):
+        self.nic.deregister_backing(arr.slot)
+        self.store.detach(arr)
+
+    def read(self, arr):
+        return self.store.read(arr)
+
+    def write(self, arr, data):
+        self.store.write(arr, data)
+
+    def before_launch(self):
+        self.nic.check_serving()
+
+    def after_launch(self):
+        # An error CQE left its QP in the error state (the error is in the
+        # record); the next launch gets fresh queues.
+        self.nic.recover()
+
+    def counters(self) -> dict:
+        return self.nic.counters()
+
+    def describe_error(self, detail) -> str:
+        return mlx5.describe_detail(detail, mlx5.VENDOR_SYNDROMES) + " (soft RNIC)"
+
+    def info(self):
+        n = self.nic
+        return {"backend": self.name,
+                "transport": "mlx5 RDMA READ/WRITE posted by GPU threads, served by a "
+                             "software RNIC with the GPU's copy engines",
+                "queues": n.nqueues, "queue_depth": n.depth, "queue_memory": n.queue_memory,
+                "engine_threads": n.engine.threads}
+
+    def close(self):
+        if self.nic is not None:
+            self.nic.close()
+            self.nic = None
+        self.store.close()

@@ -1,15 +1,15 @@
 /* Page table + frame ring + fault path (DREAM section 3.3).
  *
  * An access pins the frame of its page for exactly as long as the access
- * runs: lanes of a warp on the same page elect one leader (__match_any_sync);
- * the leader pins the resident frame once per lane of its group, or takes
- * part in the collective fault loop below, where leaders of different warps
- * race on the page-table entry with a CAS and exactly one loads the page
- * while the others wait for VALID. Each lane unpins itself after its access.
+ * runs: lanes of a warp on the same page elect one leader; the leader pins
+ * the resident frame, or runs the fault loop below, where leaders of
+ * different warps race on the page-table entry with a CAS and exactly one
+ * loads the page while the others wait for VALID.
  *
- * Pins are per warp group and short, so a thread holds at most one frame at a
- * time: with at least as many frames as resident threads (checked at launch)
- * a leader always finds an unpinned frame, and no wait is unbounded anyway
+ * Pins are per warp group and short: a warp's converged lanes hold at most one
+ * frame at a time, and a thread at most one however its warp diverges, so
+ * with at least as many frames as resident threads (checked at launch) a
+ * leader always finds an unpinned frame; no wait is unbounded anyway
  * (dream_wait_step). A leader that cannot get a frame within a few ring
  * tickets gives its page-table claim back and retries, holding nothing. */
 #pragma once
@@ -17,19 +17,18 @@
 
 #define DREAM_RING_TRIES 64 /* ring tickets one attempt takes before backing off */
 
-/* Pins the frame of a resident page `n` times (once per lane of the group).
- * Returns the frame, or -1 with `e` the entry seen (INVALID: free to claim;
- * anything else: busy). */
-__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e, int n)
+/* Pins the frame of a resident page. Returns the frame, or -1 with `e` the
+ * entry seen (INVALID: free to claim; anything else: busy). */
+__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
 {
     e = dream_load_u32(pte);
     if ((e & DREAM_PTE_STATE_MASK) != DREAM_PTE_VALID)
         return -1;
     const uint32_t f = e >> DREAM_PTE_FRAME_SHIFT;
-    const int old = atomicAdd(&rt->ref[f], n);
+    const int old = atomicAdd(&rt->ref[f], 1);
     if (old >= 0 && dream_load_u32(pte) == e)
         return (int)f;
-    atomicSub(&rt->ref[f], n);
+    atomicSub(&rt->ref[f], 1);
     e = DREAM_PTE_LOADING; /* it changed under us: retry, do not claim */
     return -1;
 }
@@ -63,10 +62,10 @@ __device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, 
 }
 
 /* The slow path, collective over `mask`: each lane with `need` resolves its
- * page and returns the frame it pinned `n` times, or -1 after recording an
- * error. `e` is the entry the fast path saw: an INVALID one is claimed at once. */
+ * page and returns the frame it pinned, or -1 after recording an error. `e`
+ * is the entry the fast path saw: an INVALID one is claimed at once. */
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
-                                        unsigned mask, bool need, uint32_t e, int n)
+                                        unsigned mask, bool need, uint32_t e)
 {
     uint32_t *pte = p.pte + page;
     int frame = -1;
@@ -82,7 +81,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         dream_io_req wb = {}, rd = {};
         uint32_t *vpte = nullptr;
         if (!done) {
-            frame = e == DREAM_PTE_INVALID ? -1 : dream_try_pin(rt, pte, e, n);
+            frame = e == DREAM_PTE_INVALID ? -1 : dream_try_pin(rt, pte, e);
             if (frame >= 0) {
                 done = true;
                 if (waited)
@@ -154,7 +153,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
                     /* the transport fenced the data (and owner) before returning */
-                    atomicAdd(&rt->ref[frame], n - DREAM_REF_LOCKED); /* unlock, pinned by the group */
+                    atomicAdd(&rt->ref[frame], 1 - DREAM_REF_LOCKED); /* unlock, pinned by us */
                     atomicExch(pte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
                     dream_count(rt, DREAM_C_BYTES_IN, 1ull << rt->page_shift);
@@ -186,10 +185,13 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
 }
 
 /* Runs f(T *) on element i of the array behind p with its page pinned.
- * Lanes that arrive together resolve their pages collectively; then each
- * lane runs f and drops its own pin, so no lane waits for another after the
- * page is there. Returns false, with the error recorded, when the access
- * could not be made (bounds, type, failed fault); memory is then untouched. */
+ * The lanes that arrive together take their distinct pages one at a time,
+ * all of them in every step (uniform control flow: no lane runs ahead into
+ * another access while its warp-mates are still in this one): the page's
+ * leader pins it or faults it in with the whole warp's help, its lanes run f,
+ * the warp syncs, the leader unpins. Returns false, with the error recorded,
+ * when the access could not be made (bounds, type, failed fault); memory is
+ * then untouched. */
 template <class T, class F>
 __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
 {
@@ -205,33 +207,41 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
+    const unsigned long long key = (unsigned long long)(p.pte + page);
     const unsigned mask = __activemask();
-    const unsigned peers = __match_any_sync(mask, (unsigned long long)(p.pte + page));
-    const int leader = __ffs(peers) - 1;
-    const bool is_leader = (int)dream_lane() == leader;
-    const int n = __popc(peers);
-
-    int frame = -1;
-    uint32_t e = 0;
-    if (is_leader) {
-        frame = dream_try_pin(rt, p.pte + page, e, n);
-        if (frame >= 0)
-            dream_count(rt, DREAM_C_HITS, 1);
+    const int lane = (int)dream_lane();
+    bool done = false;
+    for (unsigned todo = mask; todo;) {
+        const int leader = __ffs(todo) - 1;
+        const bool mine = key == __shfl_sync(mask, key, leader);
+        const unsigned peers = __ballot_sync(mask, mine);
+        int frame = -1;
+        uint32_t e = 0;
+        if (lane == leader) {
+            frame = dream_try_pin(rt, p.pte + page, e);
+            if (frame >= 0)
+                dream_count(rt, DREAM_C_HITS, 1);
+        }
+        const bool need = lane == leader && frame < 0;
+        if (__any_sync(mask, need)) {
+            const int got = dream_fault(rt, p, page, mask, need, e);
+            if (need)
+                frame = got;
+        }
+        frame = __shfl_sync(mask, frame, leader);
+        if (mine && frame >= 0) {
+            f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+            done = true;
+        }
+        __syncwarp(mask);
+        if (lane == leader && frame >= 0) {
+            if (write) {
+                rt->dirty[frame] = 1;
+                __threadfence(); /* the group's writes before the unpin an evictor sees */
+            }
+            atomicSub(&rt->ref[frame], 1);
+        }
+        todo &= ~peers;
     }
-    const bool need = is_leader && frame < 0;
-    if (__any_sync(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need, e, n);
-        if (need)
-            frame = got;
-    }
-    frame = __shfl_sync(peers, frame, leader);
-    if (frame < 0)
-        return false;
-    f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
-    if (write) {
-        rt->dirty[frame] = 1;
-        __threadfence(); /* this lane's writes before the unpin an evictor sees */
-    }
-    atomicSub(&rt->ref[frame], 1);
-    return true;
+    return done;
 }

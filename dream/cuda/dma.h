@@ -1,0 +1,250 @@
+// How the host engines (soft RNIC, soft NVMe controller) move bytes.
+//
+//   dream::Dma dma(dream::Dma::Mode::gpu, device);  // or Mode::host
+//
+//   dma.read(dst, src, n)    adds a small read of queue memory (WQEs, SQEs,
+//                            doorbell records; GPU or host memory) to the
+//                            open fetch;
+//   dma.read_wait()          issues the fetch and returns once every byte is
+//                            in its dst (own stream: not behind page data).
+//   dma.copy(dst, src, n)    adds a copy to the open batch (page data, or a
+//                            completion from host staging that must stay
+//                            unchanged until the batch has run).
+//   dma.submit()             issues the open batch. Copies inside one batch
+//                            run in any order; a batch starts only after every
+//                            earlier batch has finished (one stream), so
+//                            "data batch, then completion batch" writes each
+//                            completion after its data.
+//   t = dma.record()         a point in that order; dma.done(t) polls it,
+//                            dma.sync() waits for everything submitted.
+//   Dma::on_device(p)        whether p is GPU memory (GPU mode only).
+//   dream::HostBuffer b(mode, n)  zeroed staging memory that batches may copy
+//                            from (pinned in GPU mode).
+//
+// Mode::host: every pointer is host memory and copies are plain memcpy, done
+// at copy(); this is how CPU tests drive the engines without a GPU.
+// Mode::gpu: pointers are anything CUDA can address under unified addressing
+// (device memory, pinned host memory); batches go to the GPU's copy engines
+// with cudaMemcpyBatchAsync on a non-blocking stream of their own, so they run
+// while the kernel that posted the requests is still running (a blocking
+// stream would wait for that kernel: deadlock). Errors throw
+// std::runtime_error naming the CUDA call.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dream {
+
+class Dma {
+public:
+    enum class Mode { host, gpu };
+
+    Dma(Mode mode, int device) : mode_(mode), device_(device)
+    {
+        if (mode_ == Mode::host)
+            return;
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        check(cudaStreamCreateWithFlags(&fetch_, cudaStreamNonBlocking), "cudaStreamCreate");
+    }
+
+    Dma(const Dma &) = delete;
+    Dma &operator=(const Dma &) = delete;
+
+    ~Dma()
+    {
+        if (mode_ == Mode::host)
+            return;
+        cudaSetDevice(device_);
+        cudaStreamSynchronize(stream_);
+        for (auto &p : pending_)
+            cudaEventDestroy(p.second);
+        for (cudaEvent_t e : spare_)
+            cudaEventDestroy(e);
+        cudaStreamDestroy(fetch_);
+        cudaStreamDestroy(stream_);
+    }
+
+    Mode mode() const { return mode_; }
+
+    // Engine threads call this first: the CUDA runtime's current device is
+    // per thread.
+    void bind_thread()
+    {
+        if (mode_ == Mode::gpu)
+            check(cudaSetDevice(device_), "cudaSetDevice");
+    }
+
+    // GPU mode only (host mode has no GPU memory).
+    static bool on_device(const void *p)
+    {
+        cudaPointerAttributes a;
+        if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+            cudaGetLastError();
+            return false;
+        }
+        return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+    }
+
+    void read(void *dst, const void *src, size_t n) { add(fetches_, dst, src, n); }
+
+    void read_wait()
+    {
+        if (issue(fetches_, fetch_))
+            check(cudaStreamSynchronize(fetch_), "cudaStreamSynchronize");
+    }
+
+    void copy(void *dst, const void *src, size_t n) { add(copies_, dst, src, n); }
+
+    // Returns the number of copies issued.
+    size_t submit()
+    {
+        const size_t n = issue(copies_, stream_);
+        batches_ += n != 0;
+        return n;
+    }
+
+    uint64_t record()
+    {
+        const uint64_t t = ++recorded_;
+        if (mode_ == Mode::host)
+            return t;
+        cudaEvent_t e;
+        if (spare_.empty()) {
+            check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+        } else {
+            e = spare_.back();
+            spare_.pop_back();
+        }
+        check(cudaEventRecord(e, stream_), "cudaEventRecord");
+        pending_.emplace_back(t, e);
+        return t;
+    }
+
+    bool done(uint64_t t)
+    {
+        while (!pending_.empty()) {
+            const cudaError_t r = cudaEventQuery(pending_.front().second);
+            if (r == cudaErrorNotReady)
+                break;
+            check(r, "cudaEventQuery");
+            spare_.push_back(pending_.front().second);
+            pending_.pop_front();
+        }
+        return pending_.empty() || pending_.front().first > t;
+    }
+
+    void sync()
+    {
+        if (mode_ == Mode::gpu)
+            check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+        done(recorded_);
+    }
+
+    uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
+
+private:
+    static void check(cudaError_t r, const char *what)
+    {
+        if (r != cudaSuccess) {
+            cudaGetLastError();
+            throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(r) + " (" +
+                                     cudaGetErrorString(r) + ")");
+        }
+    }
+
+    struct Batch {
+        std::vector<void *> dsts;
+        std::vector<const void *> srcs;
+        std::vector<size_t> sizes;
+    };
+
+    void add(Batch &b, void *dst, const void *src, size_t n)
+    {
+        if (n == 0)
+            return;
+        if (mode_ == Mode::host) {
+            std::memcpy(dst, src, n);
+            return;
+        }
+        b.dsts.push_back(dst);
+        b.srcs.push_back(src);
+        b.sizes.push_back(n);
+    }
+
+    size_t issue(Batch &b, cudaStream_t s)
+    {
+        const size_t n = b.sizes.size();
+        if (n == 0)
+            return 0;
+        cudaMemcpyAttributes attr = {};
+        attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+        attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+        size_t first = 0;
+        const cudaError_t r = cudaMemcpyBatchAsync(b.dsts.data(), b.srcs.data(), b.sizes.data(), n,
+                                                   &attr, &first, 1, s);
+        b.dsts.clear();
+        b.srcs.clear();
+        b.sizes.clear();
+        check(r, "cudaMemcpyBatchAsync");
+        return n;
+    }
+
+    Mode mode_;
+    int device_;
+    cudaStream_t stream_ = nullptr; // batches, in order
+    cudaStream_t fetch_ = nullptr;  // small reads: not queued behind page data
+    Batch copies_, fetches_;
+    std::deque<std::pair<uint64_t, cudaEvent_t>> pending_;
+    std::vector<cudaEvent_t> spare_;
+    uint64_t recorded_ = 0;
+    std::atomic<uint64_t> batches_{0}; // read by other threads (counters)
+};
+
+// Staging memory copies may read from while the engine goes on: pinned in GPU
+// mode (a batch from pageable memory would be staged synchronously), zeroed.
+class HostBuffer {
+public:
+    HostBuffer(Dma::Mode mode, size_t n) : pinned_(mode == Dma::Mode::gpu), n_(n)
+    {
+        if (pinned_) {
+            const cudaError_t r = cudaHostAlloc(&p_, n ? n : 1, cudaHostAllocPortable);
+            if (r != cudaSuccess) {
+                cudaGetLastError();
+                throw std::runtime_error(std::string("cudaHostAlloc: ") + cudaGetErrorName(r));
+            }
+        } else {
+            p_ = std::calloc(1, n ? n : 1);
+            if (!p_)
+                throw std::bad_alloc();
+        }
+        std::memset(p_, 0, n);
+    }
+    HostBuffer(const HostBuffer &) = delete;
+    HostBuffer &operator=(const HostBuffer &) = delete;
+    ~HostBuffer()
+    {
+        if (pinned_)
+            cudaFreeHost(p_);
+        else
+            std::free(p_);
+    }
+    uint8_t *data() const { return (uint8_t *)p_; }
+    size_t size() const { return n_; }
+
+private:
+    bool pinned_;
+    size_t n_;
+    void *p_ = nullptr;
+};
+
+} // namespace dream

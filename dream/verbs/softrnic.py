@@ -1,0 +1,163 @@
+"""The soft RNIC's Python face: the engine (dream._softrnic), its memory
+regions and keys, and the queue pairs the GPU posts to, laid out as mlx5.h
+says and handed to the device runtime as dream_rnic / dream_rnic_queue.
+
+Queue memory: each QP's SQ, CQ and doorbell record lie in GPU memory
+(queue_memory="gpu", as DREAM) or in pinned host memory mapped into the GPU
+("host"); the engine fetches GPU-resident WQEs by DMA and reads host ones
+directly. The UAR doorbell words are pinned host memory (the engine polls
+them), one 64-byte line per QP. The descriptors with the ticket/doorbell
+state (queue.h) and the slot sequence arrays stay in GPU memory: GPU atomics
+work on them, and no NIC reads them."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..runtime.errors import ConfigError, DeviceError
+from ..runtime.pinned import PinnedBuffer
+from . import mlx5
+
+_LINE = 64  # each doorbell record and UAR word on its own line
+
+
+def _align(n: int, a: int = 256) -> int:
+    return -(-n // a) * a
+
+
+class SoftRnic:
+    """An engine serving `queues` QPs of `depth` entries for one GPU."""
+
+    def __init__(self, *, device: int, queues: int, depth: int, queue_memory: str,
+                 threads: int = 1):
+        from .. import _softrnic
+        if queue_memory not in ("gpu", "host"):
+            raise ConfigError(f"queue_memory={queue_memory!r}: 'gpu' or 'host'")
+        if not isinstance(depth, int) or depth < 1 or depth & (depth - 1) \
+                or depth > mlx5.QUEUE_MAX_DEPTH:
+            raise ConfigError(f"queue_depth={depth!r}: a power of two from 1 to "
+                              f"{mlx5.QUEUE_MAX_DEPTH}")
+        if not isinstance(queues, int) or not 1 <= queues <= 4096:
+            raise ConfigError(f"queues={queues!r}: from 1 to 4096 queue pairs")
+        if not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise ConfigError(f"engine_threads={threads!r}: from 1 to 64")
+        import cupy
+        self.nqueues, self.depth, self.queue_memory = queues, depth, queue_memory
+        try:
+            self.engine = _softrnic.Engine(gpu=True, device=device, threads=threads)
+        except RuntimeError as e:
+            raise DeviceError(f"soft RNIC engine: {e}") from None
+        self._keys: dict[int, int] = {}
+
+        ring = depth * mlx5.SEND_WQE_BB
+        self._stride = _align(2 * ring + _LINE)  # SQ, CQ, doorbell record
+        total = queues * self._stride
+        if queue_memory == "gpu":
+            self._qmem = cupy.zeros(total, dtype=np.uint8)
+            self._qbase_dev = self._qbase_host = self._qmem.data.ptr
+        else:
+            self._qmem = PinnedBuffer(total)
+            self._qmem.bytes[:] = 0
+            self._qbase_dev, self._qbase_host = self._qmem.device_ptr, self._qmem.host_ptr
+        self._uar = PinnedBuffer(queues * _LINE)
+        self._uar.bytes[:] = 0
+        self._seq = cupy.zeros(queues * depth, dtype=np.uint32)
+        self._descs = cupy.zeros(queues * mlx5.RNIC_QUEUE.itemsize, dtype=np.uint8)
+        self._top = cupy.zeros(mlx5.RNIC.itemsize, dtype=np.uint8)
+
+        recs = np.zeros(queues, dtype=mlx5.RNIC_QUEUE)
+        self.qpns = []
+        for i in range(queues):
+            sq, cq, dbr = self._sq(i), self._sq(i) + ring, self._sq(i) + 2 * ring
+            _, qpn = self.engine.add_qp(self._qbase_host + sq, self._qbase_host + cq, depth,
+                                        self._uar.host_ptr + i * _LINE)
+            self.qpns.append(qpn)
+            recs[i]["q"]["depth"] = depth
+            recs[i]["q"]["seq"] = self._seq.data.ptr + i * depth * 4
+            recs[i]["qpn"] = qpn
+            recs[i]["sq"] = self._qbase_dev + sq
+            recs[i]["cq"] = self._qbase_dev + cq
+            recs[i]["dbr"] = self._qbase_dev + dbr
+            recs[i]["uar"] = self._uar.device_ptr + i * _LINE
+        self._recs = recs
+        for i in range(queues):
+            self._init_queue_memory(i)
+        top = np.zeros((), dtype=mlx5.RNIC)
+        top["queues"], top["nqueues"] = self._descs.data.ptr, queues
+        self._top.set(np.frombuffer(top.tobytes(), dtype=np.uint8))
+        self.transport_ptr = self._top.data.ptr
+        self.lkey = 0
+
+    def _sq(self, i: int) -> int:
+        return i * self._stride
+
+    def _init_queue_memory(self, i: int):
+        """Queue i as a fresh QP: SQ and doorbell record zero, every CQE
+        invalid with owner 0, ticket = rung = lock = 0 and slot s free for
+        ticket s. (The engine clears the UAR word: reset_qp.)"""
+        ring = self.depth * mlx5.SEND_WQE_BB
+        img = np.zeros(self._stride, dtype=np.uint8)
+        img[ring:2 * ring].view(mlx5.CQE64)["op_own"] = mlx5.CQE_INIT_OP_OWN
+        off = self._sq(i)
+        if self.queue_memory == "gpu":
+            self._qmem[off:off + self._stride].set(img)
+        else:
+            self._qmem.bytes[off:off + self._stride] = img
+        self._seq[i * self.depth:(i + 1) * self.depth].set(
+            2 * np.arange(self.depth, dtype=np.uint32))
+        n = mlx5.RNIC_QUEUE.itemsize
+        self._descs[i * n:(i + 1) * n].set(np.frombuffer(self._recs[i:i + 1].tobytes(),
+                                                         dtype=np.uint8))
+
+    # -- memory regions -----------------------------------------------------
+
+    def register_frames(self, ptr: int, nbytes: int):
+        """The frame ring: the local region of every WQE (RDMA READ writes it)."""
+        self.lkey = self.engine.register_region(ptr, nbytes, mlx5.ACCESS_LOCAL_WRITE)
+        self._recs["lkey"] = self.lkey
+        self._descs.set(np.frombuffer(self._recs.tobytes(), dtype=np.uint8))
+
+    def register_backing(self, slot: int, ptr: int, nbytes: int) -> int:
+        """An array's backing store: the remote region; returns its rkey."""
+        key = self.engine.register_region(
+            ptr, nbytes, mlx5.ACCESS_REMOTE_READ | mlx5.ACCESS_REMOTE_WRITE)
+        self._keys[slot] = key
+        return key
+
+    def deregister_backing(self, slot: int):
+        self.engine.deregister(self._keys.pop(slot))
+
+    # -- life cycle -----------------------------------------------------------
+
+    def start(self):
+        self.engine.start()
+
+    def check_serving(self):
+        why = self.engine.error
+        if why is not None:
+            raise DeviceError(f"the soft RNIC engine stopped: {why}")
+        if not self.engine.running:
+            raise DeviceError("the soft RNIC engine is not running")
+
+    def recover(self) -> int:
+        """Resets every QP that an error CQE put into the error state (no
+        kernel may be running); returns how many."""
+        bad = [i for i in range(self.nqueues) if self.engine.qp_error(i)]
+        for i in bad:
+            self._init_queue_memory(i)
+            self.engine.reset_qp(i)
+        return len(bad)
+
+    def counters(self) -> dict:
+        return dict(self.engine.counters())
+
+    def close(self):
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.stop()
+            for key in self._keys.values():
+                engine.deregister(key)
+            self._keys.clear()
+        for buf in (getattr(self, "_qmem", None), getattr(self, "_uar", None)):
+            if isinstance(buf, PinnedBuffer):
+                buf.free()
+        self._qmem = self._uar = self._seq = self._descs = self._top = None

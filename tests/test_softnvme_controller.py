@@ -1,0 +1,417 @@
+"""The software NVMe controller over host memory (no GPU): commands built the
+way nvme.cuh writes them, posted through a host queue (SQ tail / CQ head
+doorbells in a BAR0 stand-in), served over a real backing file; data, CQE
+fields, phase tags, wraparound, CQ flow control and every status code the
+controller returns are checked."""
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from dream import _softnvme
+from dream.nvme import wire
+from dream.nvme.controller import Bar, HostQueue
+
+LBA = 512
+PAGE = 4096
+SC = wire.SC
+
+
+def aligned(nbytes, align=PAGE):
+    """Zeroed bytes starting on a controller page, as frames do."""
+    raw = np.zeros(nbytes + align, dtype=np.uint8)
+    off = -raw.ctypes.data % align
+    return raw[off:off + nbytes]
+
+
+class Setup:
+    """A controller with one namespace over a file of random bytes, a host
+    buffer of `pages` frames it may DMA into, and host queue 1."""
+
+    def __init__(self, tmp_path, pages=8, file_pages=16, entries=8, writable=True, cold=True,
+                 lba=LBA, mdts=64 << 10, queues=1, **engine_kw):
+        self.bar = Bar(queues + 1, gpu=False)
+        self.eng = _softnvme.Engine(gpu=False, bar=self.bar.host_ptr, bar_size=self.bar.size,
+                                    lba_size=lba, mdts=mdts, **engine_kw)
+        self.lba = lba
+        rng = np.random.default_rng(1)
+        self.data = rng.integers(0, 256, file_pages * PAGE, dtype=np.uint8)
+        self.path = tmp_path / "ns.bin"
+        self.data.tofile(self.path)
+        self.nsid = self.eng.add_namespace(str(self.path), writable, cold)
+        self.frames = aligned(pages * PAGE)
+        self.eng.map_dma(self.frames.ctypes.data, self.frames.nbytes)
+        self.qs = [HostQueue(self.eng, self.bar, i + 1, entries) for i in range(queues)]
+        self.q = self.qs[0]
+
+    def addr(self, frame, off=0):
+        return self.frames.ctypes.data + frame * PAGE + off
+
+    def frame(self, f, n=1):
+        return self.frames[f * PAGE:(f + n) * PAGE]
+
+    def file(self):
+        return np.fromfile(self.path, dtype=np.uint8)
+
+    def read(self, fpage, frame, q=None, **kw):
+        kw.setdefault("slba", fpage * PAGE // self.lba)
+        kw.setdefault("nblocks", PAGE // self.lba)
+        kw.setdefault("prp1", self.addr(frame))
+        return (q or self.q).post(wire.OPC_READ, kw.pop("nsid", self.nsid), **kw)
+
+    def write(self, frame, fpage, q=None, **kw):
+        kw.setdefault("slba", fpage * PAGE // self.lba)
+        kw.setdefault("nblocks", PAGE // self.lba)
+        kw.setdefault("prp1", self.addr(frame))
+        return (q or self.q).post(wire.OPC_WRITE, kw.pop("nsid", self.nsid), **kw)
+
+    def run(self, q=None):
+        """Rings, serves, returns {cid: CQE}."""
+        q = q or self.q
+        q.ring()
+        self.eng.poll()
+        return {int(e["cid"]): e for e in q.reap()}
+
+
+def status(e):
+    return wire.cqe_status(int(e["status"]))
+
+
+def ok(e):
+    return status(e) & wire.SF_CODE_MASK == SC["SUCCESS"]
+
+
+def test_cap_and_doorbells_are_published(tmp_path):
+    s = Setup(tmp_path)
+    assert wire.cap_dstrd(s.bar.cap) == 0
+    assert wire.cap_mqes(s.bar.cap) == 65535
+    s.read(3, 1)
+    assert s.eng.queue_info(1)["sq_head"] == 0  # not rung: nothing fetched
+    s.eng.poll()
+    assert s.eng.queue_info(1)["sq_head"] == 0
+    s.q.ring()
+    assert s.bar.u32(wire.sq_tail_doorbell(1, 0))[0] == 1
+    assert s.eng.poll() >= 1
+
+
+def test_read_lands_the_page_and_completes(tmp_path):
+    s = Setup(tmp_path)
+    cid = s.read(3, 1)
+    got = s.run()
+    e = got[cid]
+    assert ok(e) and wire.cqe_phase(int(e["status"])) == 1
+    assert int(e["sq_id"]) == 1 and int(e["sq_head"]) == 1
+    assert np.array_equal(s.frame(1), s.data[3 * PAGE:4 * PAGE])
+    assert not s.frame(0).any() and not s.frame(2).any()
+    c = s.eng.counters()
+    assert (c["doorbells"], c["commands"], c["reads"], c["bytes_read"], c["cqes"],
+            c["errors"]) == (1, 1, 1, PAGE, 1, 0)
+    assert s.eng.queue_info(1)["cq_head"] == 0  # the host's doorbell is read on the next pass
+    s.eng.poll()
+    assert s.eng.queue_info(1)["cq_head"] == 1
+    assert s.eng.counters()["cq_doorbells"] == 1
+
+
+def test_write_reaches_the_file(tmp_path):
+    s = Setup(tmp_path)
+    s.frame(2)[:] = 7
+    cid = s.write(2, 5)
+    assert ok(s.run()[cid])
+    f = s.file()
+    assert (f[5 * PAGE:6 * PAGE] == 7).all()
+    assert np.array_equal(f[:5 * PAGE], s.data[:5 * PAGE])
+    assert np.array_equal(f[6 * PAGE:], s.data[6 * PAGE:])
+    c = s.eng.counters()
+    assert (c["writes"], c["bytes_written"]) == (1, PAGE)
+
+
+def test_flush_completes(tmp_path):
+    s = Setup(tmp_path)
+    s.frame(0)[:] = 3
+    w = s.write(0, 0)
+    f = s.q.post(wire.OPC_FLUSH, s.nsid)
+    got = s.run()
+    assert ok(got[w]) and ok(got[f])
+    assert s.eng.counters()["flushes"] == 1
+    assert (s.file()[:PAGE] == 3).all()
+
+
+@pytest.mark.parametrize("nbytes", [512, 1536, 8192, 16384, 40960])
+def test_transfers_of_several_controller_pages(tmp_path, nbytes):
+    """PRP1 alone, PRP1 + PRP2, and a PRP list naming scattered pages."""
+    s = Setup(tmp_path, pages=16)
+    npg = -(-nbytes // PAGE)
+    frames = [(7 * k + 3) % 16 for k in range(npg)]  # scattered
+    lst = np.zeros(16, dtype="<u8")
+    s.eng.map_dma(lst.ctypes.data, lst.nbytes)
+    prp2 = 0
+    if npg == 2:
+        prp2 = s.addr(frames[1])
+    elif npg > 2:
+        lst[:npg - 1] = [s.addr(f) for f in frames[1:]]
+        prp2 = lst.ctypes.data
+    cid = s.read(1, frames[0], nblocks=nbytes // LBA, prp2=prp2)
+    assert ok(s.run()[cid])
+    got = np.concatenate([s.frame(f) for f in frames])[:nbytes]
+    assert np.array_equal(got, s.data[PAGE:PAGE + nbytes])
+    # and back: write the same pages to another place in the file
+    cid = s.write(frames[0], 6, nblocks=nbytes // LBA, prp2=prp2)
+    assert ok(s.run()[cid])
+    assert np.array_equal(s.file()[6 * PAGE:6 * PAGE + nbytes], s.data[PAGE:PAGE + nbytes])
+
+
+def test_chained_prp_list(tmp_path):
+    """A 4 MiB transfer needs 1023 list entries: two list pages, chained."""
+    from dream.nvme.controller import prp_layout
+    size = 4 << 20
+    s = Setup(tmp_path, pages=size // PAGE, file_pages=2 * size // PAGE, lba=4096, mdts=size)
+    n, stride = prp_layout(size)
+    lst = aligned(stride).view("<u8")
+    base = lst.ctypes.data
+    wire.fill_prp_list(lst, base, s.addr(0), size // PAGE)
+    s.eng.map_dma(base, stride)
+    cid = s.read(size // PAGE, 0, nblocks=size // 4096, slba=size // 4096, prp2=base)
+    assert ok(s.run()[cid])
+    assert np.array_equal(s.frames, s.data[size:])
+
+
+def test_wraparound_and_phase_flips(tmp_path):
+    """40 commands through a 4-entry queue pair, up to 3 at a time: SQ and CQ
+    wrap many times and the phase tag flips on every pass over the CQ."""
+    s = Setup(tmp_path, entries=4)
+    phases, heads = [], []
+    rng = np.random.default_rng(2)
+    done = 0
+    while done < 40:
+        batch = int(rng.integers(1, 4))
+        want = {}
+        for k in range(batch):
+            p = (done + k) % 16
+            want[s.read(p, (done + k) % 8)] = p
+        got = s.run()
+        assert set(got) == set(want)
+        for cid, e in got.items():  # CQ order (completions come in any order)
+            assert ok(e)
+            p = want[cid]
+            assert np.array_equal(s.frame(cid % 8), s.data[p * PAGE:(p + 1) * PAGE])
+            phases.append(wire.cqe_phase(int(e["status"])))
+            heads.append(int(e["sq_head"]))
+        done += batch
+    # CQE n sits in slot n % 4 with phase 1 on even passes, 0 on odd ones
+    assert phases == [1 - (n // 4) % 2 for n in range(len(phases))]
+    assert s.eng.queue_info(1)["sq_head"] == done % 4
+    assert all(0 <= h < 4 for h in heads)
+
+
+def test_cq_full_holds_completions_until_the_head_doorbell(tmp_path):
+    s = Setup(tmp_path, entries=4)
+    first = [s.read(k, k) for k in range(3)]
+    s.q.ring()
+    s.eng.poll()                       # 3 CQEs: the CQ (4 entries) is full
+    second = [s.read(k + 3, k + 3) for k in range(3)]
+    s.q.ring()
+    s.eng.poll()
+    assert s.eng.queue_info(1)["held"] == 3
+    assert s.eng.counters()["cq_full"] >= 1
+    got = s.q.reap()                   # consume, ring the CQ head doorbell
+    assert sorted(int(e["cid"]) for e in got) == first  # any completion order
+    assert all(wire.cqe_phase(int(e["status"])) == 1 for e in got)
+    s.eng.poll()
+    assert s.eng.queue_info(1)["held"] == 0
+    got = s.q.reap()
+    assert sorted(int(e["cid"]) for e in got) == second
+    # slots 3, 0, 1: the last two after the wrap carry phase 0
+    assert [wire.cqe_phase(int(e["status"])) for e in got] == [1, 0, 0]
+    for k in range(6):
+        assert np.array_equal(s.frame(k), s.data[k * PAGE:(k + 1) * PAGE])
+
+
+def _expect(s, cid, name, got=None):
+    got = got or s.run()
+    st = status(got[cid])
+    assert st & wire.SF_CODE_MASK == SC[name], wire.describe_status(st)
+    assert st & wire.SF_DNR
+    return got
+
+
+def test_error_statuses(tmp_path):
+    s = Setup(tmp_path, entries=32)
+    far = aligned(PAGE)  # never mapped for DMA
+    cases = {
+        s.q.post(0x7F, s.nsid): "INVALID_OPCODE",
+        s.read(0, 0, flags=0x01): "INVALID_FIELD",                      # fused
+        s.read(0, 0, flags=0x40): "INVALID_FIELD",                      # SGL
+        s.read(0, 0, nblocks=(128 << 10) // LBA): "INVALID_FIELD",      # > MDTS (64 KiB)
+        s.read(0, 0, nsid=9): "INVALID_NS",
+        s.read(0, 0, nsid=0): "INVALID_NS",
+        s.read(0, 0, slba=16 * PAGE // LBA): "LBA_RANGE",               # at the end
+        s.read(15, 0, nblocks=PAGE // LBA + 1): "LBA_RANGE",            # runs past it
+        s.read(0, 0, slba=(1 << 64) - 1): "LBA_RANGE",                  # would wrap
+        s.read(0, 0, prp1=s.addr(0, 2)): "PRP_OFFSET",                  # not dword aligned
+        s.read(0, 0, nblocks=16, prp2=s.addr(1, 8)): "PRP_OFFSET",      # 2nd page not aligned
+        s.read(0, 0, prp1=far.ctypes.data): "DATA_TRANSFER",            # outside every window
+        s.read(0, 0, prp1=s.addr(7, 512)): "DATA_TRANSFER",             # runs out of the window
+    }
+    good = s.read(4, 3)
+    got = s.run()
+    for cid, name in cases.items():
+        _expect(s, cid, name, got)
+    assert ok(got[good])
+    assert np.array_equal(s.frame(3), s.data[4 * PAGE:5 * PAGE])
+    assert not np.delete(s.frames.reshape(8, PAGE), 3, axis=0).any()  # nothing else touched
+    assert not far.any()
+    assert s.eng.counters()["errors"] == len(cases)
+
+
+def test_write_to_read_only_namespace(tmp_path):
+    s = Setup(tmp_path, writable=False)
+    s.frame(0)[:] = 9
+    cid = s.write(0, 0)
+    _expect(s, cid, "WRITE_PROTECTED")
+    assert np.array_equal(s.file(), s.data)
+    cid = s.read(1, 1)
+    assert ok(s.run()[cid])
+
+
+def test_read_error_when_the_file_shrank(tmp_path):
+    s = Setup(tmp_path)
+    os.truncate(s.path, 8 * PAGE)  # namespace still says 16 pages
+    cid = s.read(12, 0)
+    _expect(s, cid, "READ_ERROR")
+    assert not s.frames.any()
+    cid = s.read(2, 0)
+    assert ok(s.run()[cid])
+
+
+def test_write_fault_when_the_file_write_fails(tmp_path):
+    """The kernel refuses writes past RLIMIT_FSIZE (EFBIG): a Write Fault,
+    in a child process so the limit stays there."""
+    script = textwrap.dedent(f"""
+        import resource, signal, sys
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from pathlib import Path
+        import numpy as np
+        from test_softnvme_controller import Setup, status, ok
+        from dream.nvme import wire
+        s = Setup(Path({str(tmp_path)!r}))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8 * 4096, resource.RLIM_INFINITY))
+        bad, good = s.write(0, 12), s.write(1, 2)
+        got = s.run()
+        print(status(got[bad]) & wire.SF_CODE_MASK, ok(got[good]))
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    code, good = r.stdout.split()
+    assert int(code) == SC["WRITE_FAULT"] and good == "True"
+
+
+def test_out_of_range_doorbell_is_ignored(tmp_path):
+    s = Setup(tmp_path, entries=4)
+    cid = s.read(1, 1)
+    s.q.ring(tail=9)
+    assert s.eng.poll() == 0
+    assert s.eng.counters()["bad_doorbells"] == 1
+    assert s.q.reap() == []
+    got = s.run()  # the right tail
+    assert ok(got[cid])
+
+
+def test_namespace_checks(tmp_path):
+    s = Setup(tmp_path)
+    odd = tmp_path / "odd.bin"
+    odd.write_bytes(b"x" * 1000)
+    with pytest.raises(ValueError, match="multiple of the LBA size"):
+        s.eng.add_namespace(str(odd), False, True)
+    with pytest.raises(RuntimeError, match="No such file"):
+        s.eng.add_namespace(str(tmp_path / "missing"), False, True)
+    info = s.eng.namespace_info(s.nsid)
+    assert info["blocks"] == 16 * PAGE // LBA and info["direct"]  # ext4/xfs take O_DIRECT
+    second = tmp_path / "b.bin"
+    second.write_bytes(bytes(range(256)) * 32)
+    n2 = s.eng.add_namespace(str(second), False, False)
+    assert n2 != s.nsid and not s.eng.namespace_info(n2)["direct"]
+    cid = s.read(1, 0, nsid=n2)
+    assert ok(s.run()[cid])
+    assert np.array_equal(s.frame(0), np.frombuffer(second.read_bytes()[PAGE:], dtype=np.uint8))
+    assert s.eng.counters()["buffered_ios"] >= 1
+    s.eng.remove_namespace(n2)
+    cid = s.read(1, 0, nsid=n2)
+    _expect(s, cid, "INVALID_NS")
+
+
+def test_unaligned_direct_read_is_served(tmp_path):
+    """One 512-byte block at an odd LBA: O_DIRECT on a 4K-sector device
+    refuses it, and the controller serves it through the page cache."""
+    s = Setup(tmp_path)
+    cid = s.read(0, 0, slba=3, nblocks=1)
+    assert ok(s.run()[cid])
+    assert np.array_equal(s.frames[:LBA], s.data[3 * LBA:4 * LBA])
+    c = s.eng.counters()
+    assert c["direct_ios"] + c["buffered_ios"] == 1
+
+
+def test_engine_threads_serve_many_queues(tmp_path):
+    s = Setup(tmp_path, pages=32, file_pages=64, entries=16, queues=3, threads=2, io_threads=4)
+    s.eng.start()
+    try:
+        rng = np.random.default_rng(3)
+        plan = {}
+        for f in range(32):
+            q = s.qs[f % 3]
+            p = int(rng.integers(0, 64))
+            plan[(q.qid, s.read(p, f, q=q))] = (f, p)
+            if f % 5 == 4 or f == 31:
+                for qq in s.qs:
+                    qq.ring()
+        for q in s.qs:
+            got = q.wait([cid for (qid, cid) in plan if qid == q.qid], timeout=20)
+            assert all(ok(e) for e in got.values())
+    finally:
+        s.eng.stop()
+    for f, p in plan.values():
+        assert np.array_equal(s.frame(f), s.data[p * PAGE:(p + 1) * PAGE])
+    assert s.eng.error is None
+
+
+def test_stop_with_commands_pending(tmp_path):
+    """Stopped, the controller fetches nothing: the submitter's wait times out
+    (no hang), and the commands are served once it runs again."""
+    s = Setup(tmp_path)
+    s.eng.start()
+    t0 = time.monotonic()
+    s.eng.stop()
+    assert time.monotonic() - t0 < 5 and not s.eng.running
+    cids = [s.read(k, k) for k in range(4)]
+    s.q.ring()
+    time.sleep(0.05)
+    with pytest.raises(TimeoutError, match="no completion"):
+        s.q.wait(cids, timeout=0.2)
+    s.eng.start()
+    try:
+        got = s.q.wait(cids, timeout=10)
+    finally:
+        s.eng.stop()
+    assert all(ok(e) for e in got.values())
+    for k in range(4):
+        assert np.array_equal(s.frame(k), s.data[k * PAGE:(k + 1) * PAGE])
+
+
+def test_stop_while_io_runs(tmp_path):
+    """stop() right after ringing many commands returns with every fetched
+    command completed and the rest left in the SQ."""
+    s = Setup(tmp_path, entries=64, pages=8, io_threads=2)
+    s.eng.start()
+    cids = [s.read(k % 16, k % 8) for k in range(60)]
+    s.q.ring()
+    s.eng.stop()
+    got = {int(e["cid"]): e for e in s.q.reap()}
+    fetched = s.eng.counters()["commands"]
+    assert len(got) == fetched and all(ok(e) for e in got.values())
+    s.eng.poll()
+    got.update({int(e["cid"]): e for e in s.q.reap()})
+    assert set(got) == set(cids)
