@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -99,6 +100,8 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results):
     results["bulk_h2d"] = {"GBps": nbytes / t / 1e9, "seconds": t}
     del dev
 
+    results["batched_copy_4k"] = batched_copy_4k(pinned, blocks, reps)
+
     warps = rt_raw.gpu.sms * 64
     per_warp = grid_stream(n16, warps)
     blocks_d = cupy.asarray(blocks)
@@ -142,13 +145,36 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results):
     del host, host_u64, mem
 
 
-def run_dream(backend, opts, page, data_u64, nbytes, blocks, reps, checks, gpu_memory):
+def batched_copy_4k(pinned, blocks, reps, batch=4096):
+    """The copy engines moving the gather's random 4 KiB blocks host->device,
+    cudaMemcpyBatchAsync in batches of `batch` (what a soft engine can do)."""
+    import cupy
+    from cuda.bindings import runtime as crt
+    dev = cupy.empty(blocks.size * GATHER_BLOCK, np.uint8)
+    dsts = (dev.data.ptr + np.arange(blocks.size, dtype=np.uint64) * GATHER_BLOCK).tolist()
+    srcs = (pinned.host_ptr + blocks * np.uint64(GATHER_BLOCK)).tolist()
+    attr = crt.cudaMemcpyAttributes()
+    attr.srcAccessOrder = crt.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderStream
+    stream = cupy.cuda.get_current_stream().ptr
+
+    def run():
+        for lo in range(0, blocks.size, batch):
+            k = min(batch, blocks.size - lo)
+            err, = crt.cudaMemcpyBatchAsync(dsts[lo: lo + k], srcs[lo: lo + k], [GATHER_BLOCK] * k,
+                                            k, [attr], [0], 1, stream)
+            if err != crt.cudaError_t.cudaSuccess:
+                raise RuntimeError(f"cudaMemcpyBatchAsync: {err}")
+    t, _ = event_time(run, reps)
+    return {"GBps": blocks.size * GATHER_BLOCK / t / 1e9, "seconds": t, "batch": batch}
+
+
+def run_dream(backend, opts, page, make_array, nbytes, blocks, reps, checks, gpu_memory):
     import cupy
     import dream
     n16 = nbytes // 16
     out = {"backend": backend, "options": opts, "page_size": page}
     with dream.Runtime(backend=backend, page_size=page, gpu_memory=gpu_memory, **opts) as rt:
-        a = rt.array(data_u64.view(np.complex128), name="data")
+        a = make_array(rt)
         sink = cupy.zeros(1, np.uint64)
         stream = rt.kernel(dream_source(STREAM), "stream")
         gather = rt.kernel(dream_source(GATHER), "gather")
@@ -211,6 +237,33 @@ def zero_copy_latency(rt_raw, pinned, page, count=2000):
     return int(ns.get()[0]) / (n - 1)
 
 
+def nvme_setup(args, pinned, blocks, res):
+    """The nvme backend's file (the first --nvme-data bytes of the data) and
+    the CPU-driven baselines on that same file."""
+    from dream.runtime.pinned import PinnedBuffer
+    from dream.runtime.sizes import parse_size
+    import nvme_baseline
+    size = min(parse_size(args.nvme_data, "--nvme-data"), pinned.nbytes)
+    path = Path(args.nvme_dir) / "dream_transfer.bin"
+    with open(path, "wb") as f:
+        f.write(memoryview(pinned.bytes[:size]))
+        f.flush()
+        os.fsync(f.fileno())
+    bl = blocks[blocks < size // GATHER_BLOCK]
+    u32 = pinned.view(np.uint32)[: size // 4]
+    staging = PinnedBuffer(256 << 20)
+    res["nvme_file"] = {"path": str(path), "bytes": size}
+    res["nvme_cpu_baseline"] = nvme_baseline.cpu_baseline(path, staging, total=size)
+    res["nvme_gds_baseline"] = nvme_baseline.gds_baseline(path, 256 << 20, total=size)
+    staging.free()
+    for k, v in res["nvme_cpu_baseline"].items():
+        print(f"  nvme baseline pread+copy {k:10s} {v['gbps']:6.2f} GB/s {v['iops']:10,.0f} IOPS "
+              f"(read {v['read_s']:.2f} s, copy {v['copy_s']:.2f} s)", flush=True)
+    return {"path": path, "bytes": size, "blocks": bl,
+            "checks": {"all": xor_words(u32), "gather": xor_words(u32, bl)},
+            "pages": [parse_size(x, "--nvme-pages") for x in args.nvme_pages.split(",")]}
+
+
 def parse_backends(text):
     """"direct,softrnic:queue_memory=host" -> [(name, {opts}), ...]"""
     out = []
@@ -231,6 +284,8 @@ def plot(res, path):
                               (axes[1], "gather", "zero_copy_gather", "uvm_gather")):
         for label, runs in res["dream"].items():
             pts = [(r["page_size"], r[kind]["GBps"]) for r in runs if kind in r]
+            if label.startswith("nvme"):
+                label += " (own file; see nvme_cpu_baseline)"
             if pts:
                 xs, ys = zip(*pts)
                 ax.plot(xs, ys, "o-", label=f"dream {label}")
@@ -238,6 +293,9 @@ def plot(res, path):
         ax.axhline(base[zc]["GBps"], color="gray", ls=":", label="zero-copy (no paging)")
         if uvm in base:
             ax.axhline(base[uvm]["GBps"], color="r", ls="-.", label="UVM first touch")
+        if kind == "gather":
+            ax.axhline(base["batched_copy_4k"]["GBps"], color="g", ls=":",
+                       label="copy engines, batched 4 KiB")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("dream page size (bytes)")
         ax.set_ylabel("GB/s")
@@ -257,6 +315,9 @@ def main(argv=None):
     p.add_argument("--gather-fraction", type=float, default=0.25,
                    help="random 4 KiB blocks read, as a fraction of the data")
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--nvme-data", default="2GiB", help="file size for the nvme backend")
+    p.add_argument("--nvme-pages", default="4KiB,64KiB")
+    p.add_argument("--nvme-dir", default="/tmp")
     p.add_argument("--out", default="bench/results")
     args = p.parse_args(argv)
 
@@ -293,7 +354,12 @@ def main(argv=None):
         if isinstance(v, dict):
             print(f"  baseline {k:18s} {v['GBps']:7.2f} GB/s", flush=True)
 
-    for name, opts in parse_backends(args.backends):
+    backends = parse_backends(args.backends)
+    nvme = None
+    if any(name == "nvme" for name, _ in backends):
+        nvme = nvme_setup(args, pinned, blocks, res)
+
+    for name, opts in backends:
         label = name + "".join(f" {k}={v}" for k, v in opts.items())
         cls = dream.runtime.backends.all_backends().get(name)
         ok, why = cls.availability() if cls else (False, "not built")
@@ -302,20 +368,42 @@ def main(argv=None):
             print(f"  {label}: skipped: {why}")
             continue
         runs = res["dream"].setdefault(label, [])
-        for page in pages:
-            r = run_dream(name, opts, page, data, nbytes, blocks, args.reps, checks, nbytes // 4)
+        if name == "nvme":
+            size, bl, ck, pgs = nvme["bytes"], nvme["blocks"], nvme["checks"], nvme["pages"]
+            path = nvme["path"]
+
+            def make(rt, size=size, path=path):
+                return rt.open(path, np.complex128, size // 16, mode="r")
+        else:
+            size, bl, ck, pgs = nbytes, blocks, checks, pages
+
+            def make(rt):
+                return rt.array(data.view(np.complex128), name="data")
+        for page in pgs:
+            r = run_dream(name, opts, page, make, size, bl, args.reps, ck, size // 4)
             b = res["baselines"]
+            if name == "nvme":
+                cache = opts.get("cache", "cold")
+                cpu = res["nvme_cpu_baseline"]
+                r["stream"]["vs_cpu_pread"] = r["stream"]["GBps"] / cpu[f"seq_{cache}"]["gbps"]
+                r["gather"]["vs_cpu_pread"] = r["gather"]["GBps"] / cpu[f"rand_{cache}"]["gbps"]
+                r["gather"]["iops_4k"] = bl.size / r["gather"]["seconds"]
             for kind, zc, uvm in (("stream", "zero_copy_stream", "uvm_stream"),
                                   ("gather", "zero_copy_gather", "uvm_gather")):
                 r[kind]["vs_bulk_h2d"] = r[kind]["GBps"] / b["bulk_h2d"]["GBps"]
                 r[kind]["vs_zero_copy"] = r[kind]["GBps"] / b[zc]["GBps"]
                 if uvm in b:
                     r[kind]["vs_uvm"] = r[kind]["GBps"] / b[uvm]["GBps"]
+            r["gather"]["vs_batched_copy_4k"] = r["gather"]["GBps"] / b["batched_copy_4k"]["GBps"]
             runs.append(r)
             print(f"  {label:28s} page {page >> 10:5d} KiB  stream {r['stream']['GBps']:6.2f} GB/s "
                   f"({r['stream']['vs_bulk_h2d']:.2f}x H2D, {r['stream'].get('vs_uvm', 0):.1f}x UVM) "
-                  f"gather {r['gather']['GBps']:6.2f} GB/s ({r['gather'].get('vs_uvm', 0):.1f}x UVM) "
-                  f"ok={r['stream']['checksum_ok'] and r['gather']['checksum_ok']}", flush=True)
+                  f"gather {r['gather']['GBps']:6.2f} GB/s ({r['gather'].get('vs_uvm', 0):.1f}x UVM, "
+                  f"{r['gather']['vs_batched_copy_4k']:.2f}x batched copies"
+                  + (f"; vs pread+copy: stream {r['stream']['vs_cpu_pread']:.2f}x, gather "
+                     f"{r['gather']['vs_cpu_pread']:.2f}x, {r['gather']['iops_4k']:,.0f} IOPS"
+                     if name == "nvme" else "")
+                  + f") ok={r['stream']['checksum_ok'] and r['gather']['checksum_ok']}", flush=True)
         lat = serial_latency(name, opts, 4096, data)
         res["serial_latency_ns"][label + " 4KiB"] = lat
         print(f"  {label}: serial fault latency {lat / 1e3:.2f} us at 4 KiB", flush=True)
@@ -324,7 +412,7 @@ def main(argv=None):
     with open(out_dir / "transfer.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["gpu", "backend", "page_size", "pattern", "GBps", "vs_bulk_h2d",
-                    "vs_zero_copy", "vs_uvm", "checksum_ok"])
+                    "vs_zero_copy", "vs_uvm", "vs_batched_copy_4k", "vs_cpu_pread", "checksum_ok"])
         for label, runs in res["dream"].items():
             for r in runs:
                 for kind in ("stream", "gather"):
@@ -332,7 +420,9 @@ def main(argv=None):
                         x = r[kind]
                         w.writerow([gpu.name, label, r["page_size"], kind, f"{x['GBps']:.3f}",
                                     f"{x['vs_bulk_h2d']:.3f}", f"{x['vs_zero_copy']:.3f}",
-                                    f"{x.get('vs_uvm', float('nan')):.3f}", x["checksum_ok"]])
+                                    f"{x.get('vs_uvm', float('nan')):.3f}",
+                                    f"{x.get('vs_batched_copy_4k', float('nan')):.3f}",
+                                    f"{x.get('vs_cpu_pread', float('nan')):.3f}", x["checksum_ok"]])
     plot(res, out_dir / "transfer.png")
     print(f"wrote {out_dir}/transfer.json, .csv, .png")
 

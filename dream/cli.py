@@ -30,8 +30,9 @@ def info(args) -> int:
     print("backends:")
     for name, cls in sorted(all_backends().items()):
         ok, reason = cls.availability()
-        print(f"  {name:9s} {'can run' if ok else 'cannot run'}"
-              f"{'' if ok else ': ' + reason}")
+        print(f"  {name:9s} {'can run' if ok else 'cannot run'}{'' if ok else ': ' + reason}")
+        if hasattr(cls, "hardware"):
+            print(f"  {'':9s} {cls.hardware()}")
     return 0
 
 

@@ -8,6 +8,7 @@ BACKENDS = [
     pytest.param(("softrnic", {"queue_memory": "gpu"}), id="softrnic-gpuq"),
     pytest.param(("softrnic", {"queue_memory": "host"}), id="softrnic-hostq"),
     pytest.param(("nvme", {}), id="nvme"),
+    pytest.param(("nvme", {"queue_memory": "host"}), id="nvme-hostq"),
 ]
 
 

@@ -126,3 +126,15 @@ def test_header_is_plain_c_and_cxx(tmp_path, lang):
     r = subprocess.run([cc, "-fsyntax-only", "-Wall", "-Werror", f"-I{INCLUDE_DIR}", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("page", [16384, 64 << 10, 2 << 20, 8 << 20])
+def test_frame_prp_lists_match_the_reference(page):
+    n, stride = controller.prp_layout(page)
+    base, frames, nframes = 0x7E0000000000, 0x200000000, 3
+    got = controller.frame_prp_lists(base, stride, frames, page, nframes)
+    for f in range(nframes):
+        want = np.zeros(stride // 8, dtype="<u8")
+        wire.fill_prp_list(want, base + f * stride, frames + f * page, page // wire.CTRL_PAGE)
+        assert np.array_equal(got[f * stride // 8:(f + 1) * stride // 8], want)
+        assert want[:n].all() and not want[n:].any()

@@ -2,7 +2,7 @@
 // machines without an NVMe device. It serves exactly the NVMe commands GPU
 // threads post (dream/cuda/include/dream/nvme.cuh; formats in nvme.h).
 //
-// BaR0 is a host buffer the caller gives (pinned host memory standing in for
+// BAR0 is a host buffer the caller gives (pinned host memory standing in for
 // the controller's registers): the controller publishes CAP and VS there and
 // engine threads watch the SQ tail / CQ head doorbells at the offsets CAP's
 // doorbell stride gives. For each rung SQ the engine fetches the new entries
@@ -15,6 +15,7 @@
 // only after its data; a write's data is fetched from the frame first. Flush
 // fsyncs. CQEs go in completion order with the phase tag flipping on every
 // pass over the CQ, never more than the CQ head doorbell leaves room for.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -228,9 +229,9 @@ public:
         std::memcpy(this->bar + DREAM_NVME_REG_CAP, &cap, 8);
         const uint32_t vs = 0x00020000u; // 2.0
         std::memcpy(this->bar + DREAM_NVME_REG_VS, &vs, 4);
-        const size_t nbufs = std::max<uint64_t>(1, staging / mdts);
+        nbufs_ = std::max<uint64_t>(1, staging / mdts);
+        const size_t nbufs = nbufs_;
         pool_ = std::make_unique<Pool>(*this, std::max(1, io_threads));
-        poller_ = std::make_unique<Worker>(*this, mode, device, nbufs, mdts);
         for (int k = 0; k < this->threads; k++)
             workers_.push_back(std::make_unique<Worker>(*this, mode, device,
                                                         (nbufs + this->threads - 1) / this->threads,
@@ -409,6 +410,8 @@ public:
     {
         if (running_)
             throw std::runtime_error("poll: the engine threads are running");
+        if (!poller_) // staging of its own, made only where poll() is used
+            poller_ = std::make_unique<Worker>(*this, mode, device, nbufs_, mdts);
         poller_->queues.clear();
         for (auto &kv : queues_)
             poller_->queues.push_back(kv.second.get());
@@ -444,7 +447,7 @@ public:
         d["buffered_ios"] = c.buffered_ios.load();
         d["io_ns"] = c.io_ns.load();
         d["passes"] = c.passes.load();
-        uint64_t b = poller_->batches();
+        uint64_t b = poller_ ? poller_->batches() : 0;
         for (auto &w : workers_)
             b += w->batches();
         d["batches"] = b;
@@ -481,6 +484,7 @@ private:
     std::shared_mutex ns_m_, win_m_;
     std::map<uint32_t, std::shared_ptr<Namespace>> ns_;
     std::map<uint64_t, Window> windows_;
+    size_t nbufs_;
     std::unique_ptr<Pool> pool_;
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
@@ -916,6 +920,39 @@ void Worker::loop()
     }
 }
 
+// The CPU-driven baseline's reads (bench/nvme_baseline.py): block-sized
+// preads at `offsets` into dst + i * block, split over `threads` threads.
+// Returns the seconds taken.
+double read_blocks(const std::string &path, bool direct, py::array_t<uint64_t> offsets,
+                   uint64_t block, uint64_t dst, int threads)
+{
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+    if (fd < 0)
+        throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+    const uint64_t *off = offsets.data();
+    const size_t n = (size_t)offsets.size();
+    std::atomic<int> err{0};
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+        py::gil_scoped_release nogil;
+        std::vector<std::thread> ts;
+        for (int k = 0; k < std::max(1, threads); k++)
+            ts.emplace_back([&, k] {
+                int e = 0;
+                for (size_t i = k; i < n && !err; i += std::max(1, threads))
+                    if (!full_io(fd, false, (uint8_t *)dst + i * block, block, off[i], e))
+                        err = e ? e : EIO;
+            });
+        for (auto &t : ts)
+            t.join();
+    }
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    close(fd);
+    if (err)
+        throw std::runtime_error("read_blocks " + path + ": " + std::strerror(err));
+    return dt;
+}
+
 } // namespace
 
 #define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
@@ -978,6 +1015,11 @@ PYBIND11_MODULE(_softnvme, m)
         .def_readonly("mdts", &Engine::mdts)
         .def_readonly("dstrd", &Engine::dstrd)
         .def_property_readonly("gpu", [](const Engine &e) { return e.mode == Dma::Mode::gpu; });
+
+    m.def("read_blocks", &read_blocks, py::arg("path"), py::arg("direct"), py::arg("offsets"),
+          py::arg("block"), py::arg("dst"), py::arg("threads") = 8,
+          "Baseline reads: pread of `block` bytes at each offset into dst + i * block "
+          "(O_DIRECT if direct), on `threads` threads; returns seconds.");
 
     py::dict layouts;
     STRUCT(dream_queue, FIELD(dream_queue, ticket); FIELD(dream_queue, rung);

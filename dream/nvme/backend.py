@@ -205,12 +205,13 @@ class NvmeBackend(Backend):
             if self.ctrl is not None and self.ctrl.engine is not None:
                 self.ctrl.engine.stop()
                 self.sync()  # served by engine.poll(): nothing else runs now
-                for slot in list(self._files):
-                    nsid, path, temp, _ = self._files.pop(slot)
+        finally:  # the files go even where the flush failed
+            for slot in list(self._files):
+                nsid, path, temp, _ = self._files.pop(slot)
+                if self.ctrl is not None and self.ctrl.engine is not None:
                     self.ctrl.remove_namespace(nsid)
-                    if temp:
-                        path.unlink(missing_ok=True)
-        finally:
+                if temp:
+                    path.unlink(missing_ok=True)
             if self.ctrl is not None:
                 self.ctrl.close()
                 self.ctrl = None

@@ -55,6 +55,23 @@ def prp_layout(page_size: int) -> tuple[int, int]:
     return n, -(-n * 8 // wire.CTRL_PAGE) * wire.CTRL_PAGE
 
 
+def frame_prp_lists(base: int, stride: int, frames_ptr: int, page_size: int,
+                    nframes: int) -> np.ndarray:
+    """Every frame's PRP list (at base + f * stride), as uint64 entries."""
+    per, pages = stride // 8, page_size // wire.CTRL_PAGE
+    lists = np.zeros(nframes * per, dtype="<u8")
+    n = pages - 1
+    if n <= wire.PRP_PER_PAGE:  # unchained: computed for all frames at once
+        k = np.arange(1, pages, dtype=np.uint64) * np.uint64(wire.CTRL_PAGE)
+        f = np.arange(nframes, dtype=np.uint64)[:, None] * np.uint64(page_size)
+        lists.reshape(nframes, per)[:, :n] = np.uint64(frames_ptr) + f + k
+    else:
+        for f in range(nframes):
+            wire.fill_prp_list(lists[f * per:(f + 1) * per], base + f * stride,
+                               frames_ptr + f * page_size, pages)
+    return lists
+
+
 class Bar:
     """BAR0 stand-in: host memory the controller publishes CAP in and the
     submitters ring doorbells in (pinned and mapped into the GPU in GPU
@@ -206,11 +223,7 @@ class SoftNvme:
         prp_off = queues * self._stride
         prp_base = -(-(base + prp_off) // 4096) * 4096 if prp_bytes else 0
         if prp_bytes:
-            lists = np.zeros(prp_bytes // 8, dtype="<u8")
-            per = self.prp_stride // 8
-            for f in range(nframes):
-                wire.fill_prp_list(lists[f * per:(f + 1) * per], prp_base + f * self.prp_stride,
-                                   frames_ptr + f * page_size, page_size // wire.CTRL_PAGE)
+            lists = frame_prp_lists(prp_base, self.prp_stride, frames_ptr, page_size, nframes)
             lo = prp_base - base
             self._store(lo, lists.view(np.uint8))
             self.engine.map_dma(prp_base, prp_bytes)

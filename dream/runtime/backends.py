@@ -19,7 +19,8 @@ What a backend does for the runtime:
   for its descriptor; ``detach(arr)`` frees it.
 - ``read(arr)`` / ``write(arr, data)``: host copy of / into the backing
   store (the runtime flushes and invalidates frames around these).
-- ``before_launch()`` / ``after_launch()``: e.g. check an engine is serving.
+- ``before_launch()`` / ``after_launch()``: e.g. check an engine is serving;
+  ``sync()``: after a flush, make the written pages durable.
 - ``counters()``: host-side counters merged into ``rt.stats()``;
   ``describe_error(detail)``: words for a transport error record.
 - ``info()``: a dict for ``rt.describe()``; ``close()``.
@@ -89,6 +90,9 @@ class Backend:
 
     def before_launch(self):
         pass
+
+    def sync(self):
+        """Makes written-back pages durable (a file backend's fsync)."""
 
     def after_launch(self):
         pass

@@ -193,6 +193,8 @@ class Runtime:
                self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
                + how.to_bytes(4, "little"), [0, 8, 12], self._stream.ptr)
         self._finish("flush")
+        if write:
+            self._backend.sync()
 
     def flush(self):
         """Writes every dirty frame back."""

@@ -243,5 +243,9 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
         }
         todo &= ~peers;
     }
+    /* After a timeout the runtime is aborted and no page can come in: end
+       this thread rather than let the kernel run on through failing accesses. */
+    if (!done && dream_load_u32(&rt->abort))
+        asm volatile("exit;");
     return done;
 }
