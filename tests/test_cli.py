@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 
@@ -7,8 +8,9 @@ from dream.runtime.cuda import gpu_status
 
 
 def run(*args):
+    # cwd away from the checkout: `-m` must find the installed package, not ../dream
     return subprocess.run([sys.executable, "-m", "dream", *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, cwd=os.path.dirname(__file__))
 
 
 def test_info_lists_every_backend_with_a_reason():

@@ -304,7 +304,9 @@ def test_write_fault_when_the_file_write_fails(tmp_path):
         got = s.run()
         print(status(got[bad]) & wire.SF_CODE_MASK, ok(got[good]))
     """)
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    # cwd away from the checkout: the installed package (with its extension) is imported
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=60, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     code, good = r.stdout.split()
     assert int(code) == SC["WRITE_FAULT"] and good == "True"
