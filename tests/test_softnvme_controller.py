@@ -417,3 +417,82 @@ def test_stop_while_io_runs(tmp_path):
     s.eng.poll()
     got.update({int(e["cid"]): e for e in s.q.reap()})
     assert set(got) == set(cids)
+
+
+@pytest.mark.parametrize("lba,cold", [(512, True), (4096, True), (512, False)])
+def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
+    """The pager's traffic, as GPU leaders make it, against the running engine:
+    submitters on their own queues page an array (its last page short) in
+    and out of their frames; a page leaves a submitter only after its
+    write-back completed and is then read back through another queue. Each
+    read must see the last write, whatever queue or I/O thread served it."""
+    import threading
+    nbytes = 37 * PAGE - 1234
+    subs, frames_each, steps = 3, 4, 400
+    s = Setup(tmp_path, pages=subs * frames_each, file_pages=38, entries=16, queues=subs,
+              lba=lba, cold=cold, threads=2, io_threads=4)
+    want = s.data[:nbytes].copy()  # the array's content; a resident page's is in its frame
+    owner, lock, errors = {}, threading.Lock(), []
+
+    def blocks(page):  # as nvme.cuh: the short last page moves whole blocks only
+        return -(-min(PAGE, nbytes - page * PAGE) // lba)
+
+    def io(q, write, page, frame):
+        where = dict(q=q, slba=page * PAGE // lba, nblocks=blocks(page))
+        cid = s.write(frame, page, **where) if write else s.read(page, frame, **where)
+        q.ring()
+        e = q.wait([cid], timeout=30)[cid]
+        assert ok(e), wire.describe_status(status(e))
+
+    def submitter(k):
+        q, rng = s.qs[k], np.random.default_rng(10 + k)
+        mine = list(range(k * frames_each, (k + 1) * frames_each))
+        held = {f: None for f in mine}  # frame: (page, dirty)
+        try:
+            for step in range(steps):
+                page = int(rng.integers(0, 37))
+                with lock:
+                    if owner.get(page, k) != k:
+                        continue
+                    owner[page] = k
+                f = next((f for f, h in held.items() if h and h[0] == page), None)
+                if f is None:
+                    f = mine[step % frames_each]  # FIFO victim
+                    if held[f] is not None:
+                        victim, dirty = held[f]
+                        if dirty:
+                            io(q, True, victim, f)
+                        with lock:
+                            del owner[victim]
+                    io(q, False, page, f)
+                    n = min(PAGE, nbytes - page * PAGE)
+                    assert np.array_equal(s.frame(f)[:n], want[page * PAGE:page * PAGE + n]), \
+                        f"page {page} read through queue {q.qid} is not its last write"
+                    held[f] = (page, False)
+                if rng.random() < 0.6:  # write some bytes of the page
+                    n = min(PAGE, nbytes - page * PAGE)
+                    at = rng.integers(0, n, 64)
+                    v = rng.integers(0, 256, 64, dtype=np.uint8)
+                    s.frame(f)[at] = v
+                    want[page * PAGE + at] = v
+                    held[f] = (page, True)
+            for f, h in held.items():  # evict everything
+                if h and h[1]:
+                    io(q, True, h[0], f)
+        except BaseException as e:  # reported by the main thread
+            errors.append(e)
+
+    s.eng.start()
+    try:
+        ts = [threading.Thread(target=submitter, args=(k,)) for k in range(subs)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(120)
+    finally:
+        s.eng.stop()
+    assert not errors, errors[0]
+    assert s.eng.error is None
+    assert np.array_equal(s.file()[:nbytes], want)
+    c = s.eng.counters()
+    assert c["writes"] > 50 and c["reads"] > 100 and c["errors"] == 0
