@@ -4,6 +4,7 @@ import pytest
 
 from dream import _abi
 from dream.runtime import abi
+from mirrors import assert_constants_mirror, assert_struct_mirrors
 
 MIRRORS = {"dream_array_desc": abi.ARRAY_DESC, "dream_error": abi.ERROR,
            "dream_rt_state": abi.RT_STATE, "dream_ptr_abi": abi.PTR}
@@ -11,20 +12,11 @@ MIRRORS = {"dream_array_desc": abi.ARRAY_DESC, "dream_error": abi.ERROR,
 
 @pytest.mark.parametrize("cname", sorted(MIRRORS))
 def test_struct_mirror(cname):
-    size, fields = _abi.layouts[cname]
-    dt = MIRRORS[cname]
-    assert dt.itemsize == size, cname
-    assert set(dt.names) == set(fields), cname
-    for name, (off, fsize) in fields.items():
-        assert dt.fields[name][1] == off, f"{cname}.{name} offset"
-        assert dt.fields[name][0].itemsize == fsize, f"{cname}.{name} size"
+    assert_struct_mirrors(cname, _abi.layouts[cname], MIRRORS[cname])
 
 
 def test_constants_mirror():
-    mirror = abi.constants()
-    assert set(mirror) == set(_abi.constants)
-    for name, value in _abi.constants.items():
-        assert mirror[name] == value, name
+    assert_constants_mirror(abi.constants(), _abi.constants)
 
 
 def test_counter_names_fit():

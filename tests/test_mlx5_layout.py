@@ -12,17 +12,12 @@ import pytest
 from dream import _softrnic
 from dream.runtime.compile import INCLUDE_DIR, compile_source
 from dream.verbs import mlx5
+from mirrors import assert_constants_mirror, assert_struct_mirrors
 
 
 @pytest.mark.parametrize("cname", sorted(mlx5.MIRRORS))
 def test_struct_mirror(cname):
-    size, fields = _softrnic.layouts[cname]
-    dt = mlx5.MIRRORS[cname]
-    assert dt.itemsize == size, cname
-    assert list(dt.names) == sorted(fields, key=lambda f: fields[f][0]), cname
-    for name, (off, fsize) in fields.items():
-        assert dt.fields[name][1] == off, f"{cname}.{name} offset"
-        assert dt.fields[name][0].itemsize == fsize, f"{cname}.{name} size"
+    assert_struct_mirrors(cname, _softrnic.layouts[cname], mlx5.MIRRORS[cname])
 
 
 def test_every_layout_is_mirrored():
@@ -30,10 +25,7 @@ def test_every_layout_is_mirrored():
 
 
 def test_constants_mirror():
-    mirror = mlx5.constants()
-    assert set(mirror) == set(_softrnic.constants)
-    for name, value in _softrnic.constants.items():
-        assert mirror[name] == value, name
+    assert_constants_mirror(mlx5.constants(), _softrnic.constants)
 
 
 def test_wqe_bytes_are_big_endian():

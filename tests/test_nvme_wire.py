@@ -11,17 +11,12 @@ import pytest
 from dream import _softnvme
 from dream.nvme import controller, wire
 from dream.runtime.compile import INCLUDE_DIR, compile_source
+from mirrors import assert_constants_mirror, assert_struct_mirrors
 
 
 @pytest.mark.parametrize("cname", sorted(wire.MIRRORS))
 def test_struct_mirror(cname):
-    size, fields = _softnvme.layouts[cname]
-    dt = wire.MIRRORS[cname]
-    assert dt.itemsize == size, cname
-    assert list(dt.names) == sorted(fields, key=lambda f: fields[f][0]), cname
-    for name, (off, fsize) in fields.items():
-        assert dt.fields[name][1] == off, f"{cname}.{name} offset"
-        assert dt.fields[name][0].itemsize == fsize, f"{cname}.{name} size"
+    assert_struct_mirrors(cname, _softnvme.layouts[cname], wire.MIRRORS[cname])
 
 
 def test_every_layout_is_mirrored():
@@ -29,10 +24,7 @@ def test_every_layout_is_mirrored():
 
 
 def test_constants_mirror():
-    mirror = wire.constants()
-    assert set(mirror) == set(_softnvme.constants)
-    for name, value in _softnvme.constants.items():
-        assert mirror[name] == value, name
+    assert_constants_mirror(wire.constants(), _softnvme.constants)
 
 
 def test_sqe_bytes_follow_the_spec():
