@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -426,7 +427,6 @@ def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
     and out of their frames; a page leaves a submitter only after its
     write-back completed and is then read back through another queue. Each
     read must see the last write, whatever queue or I/O thread served it."""
-    import threading
     nbytes = 37 * PAGE - 1234
     subs, frames_each, steps = 3, 4, 400
     s = Setup(tmp_path, pages=subs * frames_each, file_pages=38, entries=16, queues=subs,
@@ -434,8 +434,11 @@ def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
     want = s.data[:nbytes].copy()  # the array's content; a resident page's is in its frame
     owner, lock, errors = {}, threading.Lock(), []
 
+    def length(page):  # the array's bytes in `page`
+        return min(PAGE, nbytes - page * PAGE)
+
     def blocks(page):  # as nvme.cuh: the short last page moves whole blocks only
-        return -(-min(PAGE, nbytes - page * PAGE) // lba)
+        return -(-length(page) // lba)
 
     def io(q, write, page, frame):
         where = dict(q=q, slba=page * PAGE // lba, nblocks=blocks(page))
@@ -465,13 +468,12 @@ def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
                         with lock:
                             del owner[victim]
                     io(q, False, page, f)
-                    n = min(PAGE, nbytes - page * PAGE)
+                    n = length(page)
                     assert np.array_equal(s.frame(f)[:n], want[page * PAGE:page * PAGE + n]), \
                         f"page {page} read through queue {q.qid} is not its last write"
                     held[f] = (page, False)
                 if rng.random() < 0.6:  # write some bytes of the page
-                    n = min(PAGE, nbytes - page * PAGE)
-                    at = rng.integers(0, n, 64)
+                    at = rng.integers(0, length(page), 64)
                     v = rng.integers(0, 256, 64, dtype=np.uint8)
                     s.frame(f)[at] = v
                     want[page * PAGE + at] = v
@@ -489,6 +491,7 @@ def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
             t.start()
         for t in ts:
             t.join(120)
+        assert not any(t.is_alive() for t in ts), "a submitter did not finish in 120 s"
     finally:
         s.eng.stop()
     assert not errors, errors[0]
