@@ -8,7 +8,7 @@ frames by the GPU threads themselves (DREAM, ICS '25).
 from .runtime.errors import (BackendUnavailableError, CompileError, ConfigError, DeviceError,
                              DreamError, DreamTimeoutError, ElementTypeError,
                              KernelArgumentError, NoDeviceError, OutOfBoundsError,
-                             RuntimeClosedError, TooFewFramesError, TransportError)
+                             RuntimeClosedError, TransportError)
 from .runtime.array import DreamArray
 from .runtime.runtime import Runtime
 from .runtime.sizes import parse_size
@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Runtime", "DreamArray", "Stats", "parse_size",
-    "DreamError", "ConfigError", "TooFewFramesError", "NoDeviceError",
+    "DreamError", "ConfigError", "NoDeviceError",
     "BackendUnavailableError", "CompileError", "KernelArgumentError", "DeviceError",
     "OutOfBoundsError", "ElementTypeError", "DreamTimeoutError", "TransportError",
     "RuntimeClosedError",

@@ -25,16 +25,17 @@ PTR = np.dtype([
     ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("pad", "<u4"),
 ])
 
-PTE_INVALID, PTE_LOADING, PTE_VALID = 0, 1, 2
+PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3
 PTE_STATE_MASK = 3
 PTE_FRAME_SHIFT = 2
-MAX_FRAMES = 1 << 30
+FRAME_NONE = (1 << 30) - 1
+MAX_FRAMES = FRAME_NONE
 REF_LOCKED = -0x40000000
 OWNER_NONE = 0xFFFFFFFFFFFFFFFF
 OWNER_PAGE_BITS = 40
 MAX_SLOTS = 1 << 23
 
-ERR_NONE, ERR_BOUNDS, ERR_TYPE, ERR_TIMEOUT, ERR_TRANSPORT = 0, 1, 2, 3, 4
+ERR_NONE, ERR_BOUNDS, ERR_TYPE, ERR_TIMEOUT, ERR_TRANSPORT, ERR_PROTOCOL = 0, 1, 2, 3, 4, 5
 WAIT_NONE, WAIT_PAGE, WAIT_FRAME, WAIT_QUEUE, WAIT_COMPLETION = 0, 1, 2, 3, 4
 WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page",
               WAIT_FRAME: "a free frame in the ring", WAIT_QUEUE: "a free queue slot",
@@ -42,7 +43,8 @@ WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page",
 
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
 COUNTERS = ("hits", "faults", "pages_in", "evictions", "writebacks", "bytes_in",
-            "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced")
+            "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced",
+            "verify_owner", "verify_pin")
 NCOUNTERS = 16
 COUNTER_SHARDS = 256
 
@@ -53,12 +55,14 @@ def constants() -> dict:
     """The mirrored constants under their C names, for the mirror test."""
     c = {
         "DREAM_PTE_INVALID": PTE_INVALID, "DREAM_PTE_LOADING": PTE_LOADING,
-        "DREAM_PTE_VALID": PTE_VALID, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
+        "DREAM_PTE_VALID": PTE_VALID, "DREAM_PTE_EVICTING": PTE_EVICTING,
+        "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
         "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,
         "DREAM_ERR_TIMEOUT": ERR_TIMEOUT, "DREAM_ERR_TRANSPORT": ERR_TRANSPORT,
+        "DREAM_ERR_PROTOCOL": ERR_PROTOCOL,
         "DREAM_WAIT_NONE": WAIT_NONE, "DREAM_WAIT_PAGE": WAIT_PAGE,
         "DREAM_WAIT_FRAME": WAIT_FRAME, "DREAM_WAIT_QUEUE": WAIT_QUEUE,
         "DREAM_WAIT_COMPLETION": WAIT_COMPLETION,

@@ -10,10 +10,6 @@ class ConfigError(DreamError, ValueError):
     """A setting or argument that cannot work (names the setting)."""
 
 
-class TooFewFramesError(ConfigError):
-    """The threads that may pin pages at once could exhaust the frame ring."""
-
-
 class NoDeviceError(DreamError):
     """No usable NVIDIA GPU (or driver) on this machine."""
 

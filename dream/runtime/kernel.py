@@ -1,7 +1,7 @@
 """User kernels: compiled with the dream headers for the runtime's backend,
-launched with dream arrays, CuPy arrays and scalars, checked for the one
-configuration that could exhaust the frame ring, and followed by a read of
-the device error record, raised as a Python exception."""
+launched with dream arrays, CuPy arrays and scalars, and followed by a read
+of the device error record, raised as a Python exception. Any launch shape
+runs on any ring: no lane holds a pin while it waits (fault.cuh)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,8 +9,7 @@ import numpy as np
 from .array import DreamArray
 from .compile import compile_source
 from .cuda import launch, max_blocks_per_sm, param_layout
-from .errors import ConfigError, KernelArgumentError, TooFewFramesError
-from .sizes import format_size
+from .errors import ConfigError, KernelArgumentError
 
 
 def _dim3(v, what: str) -> tuple:
@@ -73,23 +72,19 @@ class Kernel:
         if len(args) != len(self._params):
             raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
                                       f"argument(s), got {len(args)}")
-        packed, uses_dream = self._pack(args)
-        if uses_dream:
-            self._check_frames(grid, block, shared_mem)
+        packed = self._pack(args)
         self.rt._launch(self._func, grid, block, packed, [o for o, _ in self._params],
                         shared_mem, self.name)
 
-    def _pack(self, args) -> tuple[bytes, bool]:
+    def _pack(self, args) -> bytes:
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
-        uses_dream = False
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
                     raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
                                               "belongs to another Runtime")
                 b = a.kernel_arg()
-                uses_dream = True
             elif hasattr(a, "__cuda_array_interface__"):
                 b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
             else:
@@ -100,7 +95,7 @@ class Kernel:
                     f"kernel's parameter {i} has {size} (a dream array must be a "
                     "dream_ptr<T> parameter, a CuPy array a pointer)")
             buf[off:off + size] = b
-        return bytes(buf), uses_dream
+        return bytes(buf)
 
     def resident_threads(self, grid, block, shared_mem=0) -> int:
         """Threads of this launch that can be on the GPU at once."""
@@ -108,17 +103,3 @@ class Kernel:
         blocks = grid[0] * grid[1] * grid[2]
         per_sm = max_blocks_per_sm(self._func, tpb, shared_mem)
         return min(blocks, per_sm * self.rt.gpu.sms) * tpb
-
-    def _check_frames(self, grid, block, shared_mem):
-        # Each thread pins at most one frame at a time (fault.cuh): with fewer
-        # frames than resident threads, pinned frames could exhaust the ring.
-        resident = self.resident_threads(grid, block, shared_mem)
-        if resident > self.rt.nframes:
-            need = resident * self.rt.page_size
-            raise TooFewFramesError(
-                f"kernel {self.name}: grid {grid[:3]} x block {block[:3]} can have {resident:,} "
-                f"threads resident at once, each may pin one page, but the frame ring has "
-                f"{self.rt.nframes:,} frames (gpu_memory={format_size(self.rt.gpu_memory)}, "
-                f"page_size={format_size(self.rt.page_size)}); raise gpu_memory to at least "
-                f"{format_size(need)}, use smaller pages, or launch fewer blocks (a grid-stride "
-                "loop keeps the work the same)")

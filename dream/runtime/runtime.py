@@ -234,6 +234,8 @@ class Runtime:
             if isinstance(exc, DreamTimeoutError):
                 # frames may be locked under requests still in flight
                 self._closed = f"a wait timed out in {what}; close it and start a new Runtime"
+            elif int(err["code"]) == abi.ERR_PROTOCOL:
+                self._closed = f"the page table was found inconsistent in {what}"
             raise exc
 
     def _device_error(self, e, what: str) -> DeviceError:
@@ -263,6 +265,12 @@ class Runtime:
                 f"{what}: backend {self.backend_name!r} failed a request for page "
                 f"{int(e['page'])} of {aname}: {self._backend.describe_error(e['detail'])}, "
                 f"at {at}; the page stays absent and no other page was touched{tail}")
+        if code == abi.ERR_PROTOCOL:
+            return DeviceError(
+                f"{what}: internal error: frame {int(e['detail'][1])} belongs to page "
+                f"{int(e['page'])} of {aname} but that page's entry reads "
+                f"{int(e['detail'][0]):#x}; the kernel was stopped before any data moved "
+                f"(a bug in dream: please report it with backend {self.backend_name!r}){tail}")
         return DeviceError(f"{what}: device error code {code} at {at}{tail}")
 
     # -- statistics, life cycle ---------------------------------------------

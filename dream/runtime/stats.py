@@ -23,6 +23,8 @@ class Stats:
     requests: int = 0      # transport requests posted
     frame_skips: int = 0   # pinned frames the ring cursor passed over
     coalesced: int = 0     # faults served by another warp's load
+    verify_owner: int = 0  # -DDREAM_VERIFY: accesses whose frame held another page after them
+    verify_pin: int = 0    # -DDREAM_VERIFY: accesses whose frame was not pinned after them
     transport: dict = field(default_factory=dict)  # the backend's host-side counters
 
     @classmethod

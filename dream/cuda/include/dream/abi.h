@@ -6,19 +6,26 @@
 #pragma once
 #include "dream/stdint.h"
 
-/* Page-table entry, one uint32 per virtual page: state in the low bits, frame
- * index above. Changed only by atomics. */
+/* Page-table entry, one uint32 per virtual page: state in the low two bits,
+ * a frame index above. Changed only by atomics; fault.cuh gives the protocol.
+ *   INVALID            not resident: any leader may claim it
+ *   LOADING | frame    claimed by a leader; frame is DREAM_FRAME_NONE until the
+ *                      leader holds a frame, then the frame being filled
+ *   VALID | frame      resident in frame
+ *   EVICTING | frame   resident in frame, whose lock holder is writing it back */
 #define DREAM_PTE_INVALID 0u
-#define DREAM_PTE_LOADING 1u /* a leader is loading the page, or evicting it */
+#define DREAM_PTE_LOADING 1u
 #define DREAM_PTE_VALID 2u
+#define DREAM_PTE_EVICTING 3u
 #define DREAM_PTE_STATE_MASK 3u
 #define DREAM_PTE_FRAME_SHIFT 2
-#define DREAM_MAX_FRAMES (1u << 30)
+#define DREAM_FRAME_NONE ((1u << 30) - 1u)
+#define DREAM_MAX_FRAMES DREAM_FRAME_NONE
 
-/* Frame reference count: >= 0 is the number of warp groups pinning the frame;
- * a leader that takes the frame for a load adds DREAM_REF_LOCKED, so every pin
- * attempt sees a negative value and backs off. Additive, so racing pin/unpin
- * pairs cancel out. */
+/* Frame reference count: the number of warp groups pinning the frame, plus
+ * DREAM_REF_LOCKED while a leader holds the frame to evict and refill it.
+ * Additive, so racing pin/unpin pairs cancel out; a frame is locked only
+ * when it is 0. */
 #define DREAM_REF_LOCKED (-0x40000000)
 
 /* Frame owner: (array slot, page), or none. */
@@ -32,6 +39,7 @@
 #define DREAM_ERR_TYPE 2u      /* dream_ptr<T> with sizeof(T) != element size */
 #define DREAM_ERR_TIMEOUT 3u   /* a bounded wait ran out */
 #define DREAM_ERR_TRANSPORT 4u /* the transport completed a request with an error */
+#define DREAM_ERR_PROTOCOL 5u  /* a frame's owner and its page's entry disagree (a dream bug) */
 
 /* What a timed-out wait was waiting for (dream_error.where). */
 #define DREAM_WAIT_NONE 0u
@@ -53,6 +61,10 @@
 #define DREAM_C_REQUESTS 9    /* transport requests posted */
 #define DREAM_C_FRAME_SKIPS 10 /* ring frames skipped because they were pinned */
 #define DREAM_C_COALESCED 11  /* faults served by another warp's load */
+/* -DDREAM_VERIFY only: accesses that found, after the access, their frame
+   owned by another page, or not pinned (fault.cuh) */
+#define DREAM_C_VERIFY_OWNER 12
+#define DREAM_C_VERIFY_PIN 13
 #define DREAM_NCOUNTERS 16
 #define DREAM_COUNTER_SHARDS 256
 

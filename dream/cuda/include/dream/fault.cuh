@@ -1,57 +1,156 @@
-/* Page table + frame ring + fault path (DREAM section 3.3).
+/* Page table + frame ring + fault path (DREAM section 3.3), and the protocol
+ * that keeps them consistent under any interleaving.
  *
  * An access pins the frame of its page for exactly as long as the access
- * runs: lanes of a warp on the same page elect one leader; the leader pins
- * the resident frame, or runs the fault loop below, where leaders of
- * different warps race on the page-table entry with a CAS and exactly one
- * loads the page while the others wait for VALID.
+ * runs. Lanes of a warp on the same page elect one leader, which pins the
+ * resident frame or resolves the fault; leaders of different warps race on
+ * the page-table entry with a CAS and exactly one loads the page.
  *
- * Pins are per warp group and short: a warp's converged lanes hold at most one
- * frame at a time, and a thread at most one however its warp diverges, so
- * with at least as many frames as resident threads (checked at launch) a
- * leader always finds an unpinned frame; no wait is unbounded anyway
- * (dream_wait_step). A leader that cannot get a frame within a few ring
- * tickets gives its page-table claim back and retries, holding nothing. */
+ * Who writes what (all at GPU scope; "acquire"/"release" are PTX's)
+ *
+ *   pte[p]   only by atomics or by the one leader that owns the transition:
+ *     INVALID      -> LOADING|NONE  the leader that claims p (CAS; the acquire
+ *                                   is the fence of the frame lock after it)
+ *     LOADING|NONE -> INVALID       that leader, when no frame was free
+ *     LOADING|NONE -> LOADING|f     that leader, holding f locked and emptied
+ *     LOADING|f    -> VALID|f       that leader, once f holds p's data
+ *     LOADING|f    -> INVALID       that leader, when the load failed
+ *     VALID|f      -> INVALID       the holder of f's lock, evicting clean p
+ *     VALID|f      -> EVICTING|f    the same for dirty p (CAS: must be VALID|f)
+ *     EVICTING|f   -> INVALID       after the write-back completed
+ *     EVICTING|f   -> VALID|f       when the write-back failed
+ *   ref[f]   pins (+1/-1 by any leader) plus DREAM_REF_LOCKED while a leader
+ *            holds f to evict and refill it; the lock is taken by CAS 0 ->
+ *            LOCKED (then an acquire fence) only, and dropped by adding
+ *            -LOCKED (+1 when the leader keeps a pin for its own access).
+ *   owner[f] only by the lock holder; read by lock holders (and maintenance).
+ *   dirty[f] set by pinned writers before their unpin; cleared by the lock
+ *            holder after a write-back.
+ *   frame f  written by the lock holder's transport, and by pinned accesses.
+ *
+ * Invariants
+ *   I1  A page is in at most one frame: it is claimed only when INVALID and
+ *       becomes INVALID only once no frame holds it (after its write-back).
+ *   I2  While f is unlocked, owner[f] == p  <=>  pte[p] == VALID|f: both are
+ *       set by the lock holder before it unlocks, and an evictor changes both
+ *       only while holding the lock.
+ *   I3  f's data changes only under f's lock or by its pinned accesses, and f
+ *       is locked only while ref[f] == 0, so never under a pin.
+ *
+ * Orders, each a release observed by an acquire
+ *   O1  Publish: the loader's transport fences the page's data and every
+ *       earlier write (victim's entry, owner); then pte[p] = VALID|f, then the
+ *       unlock. Whoever observes either one sees the data; the loader keeps a
+ *       pin, whose release (O3) follows the entry, so no later lock of f can
+ *       miss it.
+ *   O2  Pin: e = pte[p] (VALID|f); old = atom.add.acquire(ref[f], 1); then
+ *       pte[p] again. Pinned iff old >= 0 and the entry is still e. old >= 0
+ *       means the add follows f's last unlock in ref[f]'s order, and no lock
+ *       can follow it until the unpin (I3). The acquire reads from that
+ *       unlock or a later pin/unpin, so everything the last lock holder did
+ *       is visible (its data; the end of any earlier page's mapping to f), and
+ *       the second read of pte[p] is ordered after it: by I2 it can be VALID|f
+ *       only if f holds p.
+ *   O3  Unpin: the group's accesses, __syncwarp (orders the peers' accesses
+ *       before the leader's), dirty[f] = 1 for writes, red.add.release(ref[f],
+ *       -1). The next lock's CAS reads 0 only from such a release (or a later
+ *       one) and is followed by an acquire fence, so every read of f is
+ *       complete before f is refilled, and every write and its dirty mark are
+ *       visible to the write-back. The leader's pin is passed to its peers the
+ *       same way: __syncwarp after it.
+ *   O4  Evict: the lock holder changes the victim's entry away from VALID|f
+ *       before it touches f's data; a write-back completes (the transport
+ *       fences it to the backing store) before the entry becomes INVALID, so
+ *       the next claim of the victim (CAS, then the fence of its frame lock)
+ *       reads what was written.
+ *
+ * Progress (no livelock under heavy eviction)
+ *   A leader that finds pte[p] == LOADING|f pins f ahead of the load (the
+ *   same add + re-check as O2, accepting LOADING|f while f is still locked);
+ *   its pin survives the unlock, so f cannot be taken again before it has
+ *   made its access: every warp that asked for a page while it loaded gets
+ *   it. It then waits for VALID|f with ld.acquire (O1), or for INVALID (the
+ *   load failed: unpin, start over). Such a pin is on a frame that is locked
+ *   anyway, and its holder waits for nothing but that frame's load.
+ *
+ * No lane holds a pin while it waits for anything else (one page at a time,
+ * pin, access, unpin), so any launch shape runs on any ring: a leader that
+ * finds no unpinned frame within DREAM_RING_TRIES ring tickets gives its
+ * claim back and retries, holding nothing. (This is why a function run under
+ * a pin, dream_ptr::rmw's, must not access dream arrays itself.) Every wait
+ * is bounded (dream_wait_step): a fault that sees its page's entry unchanged
+ * for the runtime's timeout ends the kernel with an error naming what it
+ * waited for. */
 #pragma once
 #include "dream/transport.cuh"
 
-#define DREAM_RING_TRIES 64 /* ring tickets one attempt takes before backing off */
+#define DREAM_RING_TRIES 16 /* ring tickets one attempt takes before backing off */
+/* ns between attempts when no frame was free: with more warps than frames,
+   leaders spinning faster saturate the head cursor's atomics (6x slower) */
+#define DREAM_FRAME_BACKOFF 1000
 
-/* Pins the frame of a resident page. Returns the frame, or -1 with `e` the
- * entry seen (INVALID: free to claim; anything else: busy). */
-__device__ __forceinline__ int dream_try_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
+__device__ __forceinline__ uint32_t dream_pte(uint32_t state, uint32_t frame)
 {
-    e = dream_load_u32(pte);
-    if ((e & DREAM_PTE_STATE_MASK) != DREAM_PTE_VALID)
-        return -1;
-    const uint32_t f = e >> DREAM_PTE_FRAME_SHIFT;
-    const int old = atomicAdd(&rt->ref[f], 1);
-    if (old >= 0 && dream_load_u32(pte) == e)
+    return state | (frame << DREAM_PTE_FRAME_SHIFT);
+}
+
+__device__ __forceinline__ uint32_t dream_pte_frame(uint32_t e)
+{
+    return e >> DREAM_PTE_FRAME_SHIFT;
+}
+
+__device__ __forceinline__ uint32_t dream_pte_state(uint32_t e)
+{
+    return e & DREAM_PTE_STATE_MASK;
+}
+
+/* O2. Pins the frame of entry `e` of `pte` (VALID|f: a resident page;
+ * LOADING|f: a page being loaded, see Progress). Returns the frame, or -1
+ * with `e` set to the entry seen afterwards. */
+__device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
+{
+    const uint32_t f = dream_pte_frame(e);
+    const int32_t old = dream_add_acquire(&rt->ref[f], 1);
+    const uint32_t now = dream_ld_relaxed(pte);
+    if (now == e && (old >= 0 || dream_pte_state(e) == DREAM_PTE_LOADING))
         return (int)f;
-    atomicSub(&rt->ref[f], 1);
-    e = DREAM_PTE_LOADING; /* it changed under us: retry, do not claim */
+    atomicSub(&rt->ref[f], 1); /* nothing was accessed: no order needed */
+    e = now;
     return -1;
 }
 
+/* O3. The group's accesses are complete (after __syncwarp). */
+__device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool write)
+{
+    if (write)
+        rt->dirty[f] = 1;
+    dream_add_release(&rt->ref[f], -1);
+}
+
 /* FIFO: takes the frame under the head cursor and locks it; pinned frames
- * are skipped. Returns -1 if none was free within DREAM_RING_TRIES tickets. */
+ * are skipped. The fence after a successful CAS is the acquire of both the
+ * lock (O4) and the caller's claim of its page. Returns -1 if none was free
+ * within DREAM_RING_TRIES tickets. */
 __device__ inline int dream_ring_take(dream_rt_state *rt)
 {
     for (int k = 0; k < DREAM_RING_TRIES; k++) {
         const uint64_t t = atomicAdd((unsigned long long *)&rt->head, 1ull);
         const uint32_t f = (uint32_t)(t % rt->nframes);
-        if (atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
-            __threadfence();
+        if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
+            atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
+            dream_fence_acquire();
+            if (k)
+                dream_count(rt, DREAM_C_FRAME_SKIPS, k);
             return (int)f;
         }
-        dream_count(rt, DREAM_C_FRAME_SKIPS, 1);
     }
+    dream_count(rt, DREAM_C_FRAME_SKIPS, DREAM_RING_TRIES);
     return -1;
 }
 
-__device__ __forceinline__ uint64_t dream_load_owner(const dream_rt_state *rt, uint32_t f)
+__device__ __forceinline__ uint64_t dream_owner(uint32_t slot, uint64_t page)
 {
-    return *(const volatile uint64_t *)&rt->owner[f];
+    return ((uint64_t)slot << DREAM_OWNER_PAGE_BITS) | page;
 }
 
 __device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, uint64_t owner)
@@ -61,15 +160,27 @@ __device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, 
     return rt->arrays[slot].pte + page;
 }
 
+/* Ends a lock; the transport's fence has ordered the frame's data before.
+ * `keep` adds the leader's own pin: then a plain add suffices, since no one
+ * can lock f again before that pin's release, which follows the entry the
+ * leader published (O1). Without it the unlock itself is the release. */
+__device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, bool keep)
+{
+    if (keep)
+        atomicAdd(&rt->ref[f], 1 - DREAM_REF_LOCKED);
+    else
+        dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+}
+
 /* The slow path, collective over `mask`: each lane with `need` resolves its
  * page and returns the frame it pinned, or -1 after recording an error. `e`
- * is the entry the fast path saw: an INVALID one is claimed at once. */
+ * is the entry the fast path saw. */
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
                                         unsigned mask, bool need, uint32_t e)
 {
     uint32_t *pte = p.pte + page;
     int frame = -1;
-    bool done = !need, waited = false;
+    bool done = !need, loaded = false;
     uint32_t where = DREAM_WAIT_PAGE;
     uint64_t t_wait = 0;
     const uint64_t t_start = need ? dream_now() : 0;
@@ -77,47 +188,75 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         dream_count(rt, DREAM_C_FAULTS, 1);
 
     while (__any_sync(mask, !done)) {
-        bool do_wb = false, do_rd = false;
+        bool do_wb = false, do_rd = false, moved = false;
         dream_io_req wb = {}, rd = {};
         uint32_t *vpte = nullptr;
         if (!done) {
-            frame = e == DREAM_PTE_INVALID ? -1 : dream_try_pin(rt, pte, e);
+            const uint32_t st = dream_pte_state(e), f = dream_pte_frame(e);
             if (frame >= 0) {
-                done = true;
-                if (waited)
-                    dream_count(rt, DREAM_C_COALESCED, 1);
-            } else if ((e & DREAM_PTE_STATE_MASK) == DREAM_PTE_INVALID &&
-                       atomicCAS(pte, e, DREAM_PTE_LOADING) == e) {
-                const int f = dream_ring_take(rt);
-                if (f < 0) {
-                    atomicExch(pte, DREAM_PTE_INVALID); /* hold nothing while waiting */
-                    where = DREAM_WAIT_FRAME;
+                /* pinned ahead of a load (Progress): wait for its end */
+                e = dream_ld_acquire(pte);
+                if (e == dream_pte(DREAM_PTE_VALID, (uint32_t)frame)) {
+                    done = true;
+                } else if (e != dream_pte(DREAM_PTE_LOADING, (uint32_t)frame)) {
+                    atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
+                    frame = -1;
+                    moved = true;
+                }
+                where = DREAM_WAIT_PAGE;
+            } else if (st == DREAM_PTE_VALID || (st == DREAM_PTE_LOADING && f != DREAM_FRAME_NONE)) {
+                frame = dream_pin(rt, pte, e);
+                if (frame >= 0) {
+                    done = st == DREAM_PTE_VALID;
+                    moved = true;
+                }
+                where = DREAM_WAIT_PAGE;
+            } else if (st == DREAM_PTE_INVALID) {
+                const uint32_t seen = atomicCAS(pte, e, dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE));
+                if (seen != e) {
+                    e = seen;
+                    moved = true;
                 } else {
-                    frame = f;
-                    do_rd = true;
-                    rd = {page, p.slot, (uint32_t)f, DREAM_IO_READ};
-                    const uint64_t own = dream_load_owner(rt, f);
-                    /* only the holder of the frame's lock reads owner and dirty,
-                       so they can be set now, ahead of the transfer's fence */
-                    rt->owner[f] = ((uint64_t)p.slot << DREAM_OWNER_PAGE_BITS) | page;
-                    if (own != DREAM_OWNER_NONE) {
-                        /* LOADING keeps pinners of the victim out until it is gone */
-                        vpte = dream_victim_pte(rt, own);
-                        atomicExch(vpte, DREAM_PTE_LOADING);
-                        if (dream_load_u32(&rt->dirty[f])) {
-                            do_wb = true;
-                            wb = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
-                                  (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f,
-                                  DREAM_IO_WRITE};
-                        } else {
-                            atomicExch(vpte, DREAM_PTE_INVALID);
-                            dream_count(rt, DREAM_C_EVICTIONS, 1);
+                    const int fr = dream_ring_take(rt); /* its fence: O4's acquire */
+                    if (fr < 0) {
+                        atomicExch(pte, DREAM_PTE_INVALID); /* hold nothing while waiting */
+                        e = DREAM_PTE_INVALID;
+                        where = DREAM_WAIT_FRAME;
+                    } else {
+                        frame = fr;
+                        rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ};
+                        do_rd = true;
+                        const uint64_t own = rt->owner[fr];
+                        rt->owner[fr] = dream_owner(p.slot, page);
+                        if (own != DREAM_OWNER_NONE) {
+                            vpte = dream_victim_pte(rt, own);
+                            const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
+                            const uint32_t was = atomicCAS(vpte, dream_pte(DREAM_PTE_VALID, (uint32_t)fr),
+                                                           dirty ? dream_pte(DREAM_PTE_EVICTING, (uint32_t)fr)
+                                                                 : DREAM_PTE_INVALID);
+                            if (was != dream_pte(DREAM_PTE_VALID, (uint32_t)fr)) {
+                                /* I2 broken: stop before any data moves (the frame stays locked) */
+                                dream_fail(rt, DREAM_ERR_PROTOCOL, (uint32_t)(own >> DREAM_OWNER_PAGE_BITS),
+                                           0, own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
+                                           DREAM_WAIT_NONE, was, (uint32_t)fr);
+                                atomicExch(&rt->abort, 1u);
+                                do_rd = false;
+                                done = true;
+                                frame = -1;
+                            } else if (dirty) {
+                                do_wb = true;
+                                do_rd = false; /* after the write-back */
+                                wb = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
+                                      (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)fr,
+                                      DREAM_IO_WRITE};
+                            } else {
+                                dream_count(rt, DREAM_C_EVICTIONS, 1);
+                            }
                         }
                     }
                 }
             } else {
-                waited = true;
-                where = DREAM_WAIT_PAGE;
+                where = DREAM_WAIT_PAGE; /* LOADING|NONE or EVICTING: another leader's step */
             }
         }
 
@@ -125,23 +264,24 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             const int s = dream_transport_io(rt, mask, do_wb, wb);
             if (do_wb) {
                 if (s == DREAM_IO_OK) {
+                    /* the transport fenced the write-back: a new claim of the
+                       victim reads the written data (O4) */
                     rt->dirty[frame] = 0;
                     atomicExch(vpte, DREAM_PTE_INVALID);
                     dream_count(rt, DREAM_C_EVICTIONS, 1);
                     dream_count(rt, DREAM_C_WRITEBACKS, 1);
                     dream_count(rt, DREAM_C_BYTES_OUT, 1ull << rt->page_shift);
+                    do_rd = true;
                 } else {
                     /* The victim's only current copy is the frame: keep it
                      * resident and dirty. After a timeout the request may
                      * still be in flight, so the frame stays locked. */
-                    rt->owner[frame] = ((uint64_t)wb.slot << DREAM_OWNER_PAGE_BITS) | wb.page;
+                    rt->owner[frame] = dream_owner(wb.slot, wb.page);
                     if (s == DREAM_IO_ERROR) {
-                        atomicExch(vpte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
-                        __threadfence();
-                        atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
+                        atomicExch(vpte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame));
+                        dream_unlock(rt, (uint32_t)frame, false);
                     }
                     atomicExch(pte, DREAM_PTE_INVALID);
-                    do_rd = false;
                     done = true;
                     frame = -1;
                 }
@@ -149,38 +289,48 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         }
 
         if (__any_sync(mask, do_rd)) {
+            if (do_rd) /* waiters may pin the frame from now on (Progress) */
+                atomicExch(pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)frame));
             const int s = dream_transport_io(rt, mask, do_rd, rd);
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
-                    /* the transport fenced the data (and owner) before returning */
-                    atomicAdd(&rt->ref[frame], 1 - DREAM_REF_LOCKED); /* unlock, pinned by us */
-                    atomicExch(pte, DREAM_PTE_VALID | ((uint32_t)frame << DREAM_PTE_FRAME_SHIFT));
+                    /* O1: the transport fenced the data; publish, then
+                       unlock (release) keeping our pin for the access */
+                    atomicExch(pte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame));
+                    dream_unlock(rt, (uint32_t)frame, true);
+                    loaded = true;
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
                     dream_count(rt, DREAM_C_BYTES_IN, 1ull << rt->page_shift);
                 } else {
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
                     rt->owner[frame] = DREAM_OWNER_NONE;
-                    if (s == DREAM_IO_ERROR) {
-                        __threadfence();
-                        atomicAdd(&rt->ref[frame], -DREAM_REF_LOCKED);
-                    }
                     atomicExch(pte, DREAM_PTE_INVALID);
+                    if (s == DREAM_IO_ERROR)
+                        dream_unlock(rt, (uint32_t)frame, false);
                     frame = -1;
                 }
                 done = true;
             }
         }
 
-        e = DREAM_PTE_LOADING; /* from now on, read the entry afresh */
-        if (!done && !dream_wait_step(rt, t_wait)) {
+        if (moved)
+            t_wait = 0; /* the bound is on waiting without progress */
+        else if (!done && !dream_wait_step(rt, t_wait, where == DREAM_WAIT_FRAME ? DREAM_FRAME_BACKOFF : 64)) {
             dream_wait_failed(rt, where, p.slot, page);
+            if (frame >= 0)
+                atomicSub(&rt->ref[frame], 1);
             done = true;
             frame = -1;
         }
+        if (!done && frame < 0 && dream_pte_state(e) != DREAM_PTE_INVALID)
+            e = dream_ld_relaxed(pte); /* look again */
     }
-    if (need)
+    if (need) {
+        if (frame >= 0 && !loaded) /* served by another warp's load */
+            dream_count(rt, DREAM_C_COALESCED, 1);
         dream_count(rt, DREAM_C_WAIT_NS, dream_now() - t_start);
+    }
     return frame;
 }
 
@@ -191,7 +341,12 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
  * leader pins it or faults it in with the whole warp's help, its lanes run f,
  * the warp syncs, the leader unpins. Returns false, with the error recorded,
  * when the access could not be made (bounds, type, failed fault); memory is
- * then untouched. */
+ * then untouched. `write` is a constant of each call site (ptr.cuh), so the
+ * same for every lane of the group.
+ *
+ * With -DDREAM_VERIFY the leader checks, after its group's access, that the
+ * frame still belongs to the page and is pinned, and counts any failure
+ * (DREAM_C_VERIFY_*): a check of this protocol for stress tests. */
 template <class T, class F>
 __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
 {
@@ -218,9 +373,12 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
         int frame = -1;
         uint32_t e = 0;
         if (lane == leader) {
-            frame = dream_try_pin(rt, p.pte + page, e);
-            if (frame >= 0)
-                dream_count(rt, DREAM_C_HITS, 1);
+            e = dream_ld_relaxed(p.pte + page);
+            if (dream_pte_state(e) == DREAM_PTE_VALID) {
+                frame = dream_pin(rt, p.pte + page, e);
+                if (frame >= 0)
+                    dream_count(rt, DREAM_C_HITS, 1);
+            }
         }
         const bool need = lane == leader && frame < 0;
         if (__any_sync(mask, need)) {
@@ -229,17 +387,23 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
                 frame = got;
         }
         frame = __shfl_sync(mask, frame, leader);
+        __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
         if (mine && frame >= 0) {
             f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
             done = true;
         }
         __syncwarp(mask);
         if (lane == leader && frame >= 0) {
-            if (write) {
-                rt->dirty[frame] = 1;
-                __threadfence(); /* the group's writes before the unpin an evictor sees */
-            }
-            atomicSub(&rt->ref[frame], 1);
+#ifdef DREAM_VERIFY
+            if (*(volatile uint64_t *)&rt->owner[frame] != dream_owner(p.slot, page))
+                dream_count(rt, DREAM_C_VERIFY_OWNER, 1);
+            /* pins, without the lock bias: a waiter that pinned ahead of
+               the load may run while the loader's unlock is on its way */
+            const int32_t ref = (int32_t)dream_ld_relaxed((const uint32_t *)&rt->ref[frame]);
+            if ((ref < 0 ? ref - DREAM_REF_LOCKED : ref) < 1)
+                dream_count(rt, DREAM_C_VERIFY_PIN, 1);
+#endif
+            dream_unpin(rt, (uint32_t)frame, write);
         }
         todo &= ~peers;
     }

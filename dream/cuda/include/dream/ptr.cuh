@@ -126,6 +126,9 @@ template <class T> struct dream_ptr {
     __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i}; }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
 
+    /* Runs f(T *) on element i under its page's pin and returns its result.
+       f must not access dream arrays itself: a pin is never held while its
+       holder waits for another page (fault.cuh). */
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
         T old = T();

@@ -30,6 +30,46 @@ __device__ __forceinline__ uint32_t dream_load_u32(const uint32_t *p)
     return *(const volatile uint32_t *)p;
 }
 
+/* Memory-ordered operations at GPU scope, for the page table and the frame
+ * ring (fault.cuh states the protocol they implement). Each is one PTX
+ * instruction with a "memory" clobber, so neither the compiler nor ptxas moves
+ * other memory accesses across it in the direction its order forbids. */
+__device__ __forceinline__ uint32_t dream_ld_acquire(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ uint32_t dream_ld_relaxed(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Returns the old value; later accesses are ordered after it. */
+__device__ __forceinline__ int32_t dream_add_acquire(int32_t *p, int32_t v)
+{
+    int32_t old;
+    asm volatile("atom.add.acquire.gpu.global.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+/* Earlier accesses (and those the thread has seen through a barrier) are
+ * ordered before it. */
+__device__ __forceinline__ void dream_add_release(int32_t *p, int32_t v)
+{
+    asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* After a relaxed atomic that succeeded: makes it an acquire (a CAS that
+ * fails, the common case under contention, then pays no fence). */
+__device__ __forceinline__ void dream_fence_acquire()
+{
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
 __device__ __forceinline__ void dream_count(const dream_rt_state *rt, int c, uint64_t v)
 {
     unsigned long long *base = (unsigned long long *)rt->counters;
@@ -60,7 +100,8 @@ __device__ inline void dream_fail(dream_rt_state *rt, uint32_t code, uint32_t sl
 /* One step of a bounded wait. `t0` starts at 0. Returns false when the wait
  * must end: the runtime was aborted by an earlier timeout, or this wait ran
  * past rt->timeout_ns; the caller then calls dream_wait_failed. */
-__device__ __forceinline__ bool dream_wait_step(dream_rt_state *rt, uint64_t &t0)
+__device__ __forceinline__ bool dream_wait_step(dream_rt_state *rt, uint64_t &t0,
+                                                unsigned sleep_ns = 64)
 {
     if (dream_load_u32(&rt->abort))
         return false;
@@ -69,7 +110,7 @@ __device__ __forceinline__ bool dream_wait_step(dream_rt_state *rt, uint64_t &t0
         t0 = now;
     else if (now - t0 > rt->timeout_ns)
         return false;
-    __nanosleep(64);
+    __nanosleep(sleep_ns);
     return true;
 }
 

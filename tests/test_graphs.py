@@ -1,0 +1,84 @@
+"""Graph inputs and references (CPU): the generators' CSR invariants, and the
+SciPy-based references against a plain Python BFS and union-find."""
+from collections import deque
+
+import numpy as np
+import pytest
+
+from dream.bench.graph import bfs_errors, bfs_reference, cc_reference, pick_source
+from dream.bench.graphs import kronecker, uniform
+
+
+@pytest.fixture(scope="module", params=["kron", "urand"])
+def g(request):
+    make = kronecker if request.param == "kron" else uniform
+    return make(10, 8, seed=3, xp=np)
+
+
+def test_csr_is_symmetric_sorted_simple(g):
+    assert g.rowptr.dtype == np.int32 and g.col.dtype == np.int32
+    assert g.rowptr[0] == 0 and g.rowptr[-1] == g.m and np.all(np.diff(g.rowptr) >= 0)
+    row = np.repeat(np.arange(g.n), g.degree)
+    assert np.all(row != g.col)                                  # no self loops
+    keys = row.astype(np.int64) << 32 | g.col
+    assert np.all(np.diff(keys) > 0)                             # sorted, no duplicates
+    assert np.all(g.has_edges(g.col, row))                       # symmetric
+    assert not g.has_edges(np.array([0]), np.array([0]))[0]
+
+
+def test_generators_are_deterministic():
+    a, b = kronecker(9, 4, seed=5, xp=np), kronecker(9, 4, seed=5, xp=np)
+    assert np.array_equal(a.rowptr, b.rowptr) and np.array_equal(a.col, b.col)
+    assert not np.array_equal(a.col, kronecker(9, 4, seed=6, xp=np).col)
+
+
+def test_kronecker_is_skewed():
+    g = kronecker(12, 16, xp=np)
+    assert g.degree.max() > 20 * g.degree.mean()                 # a power-law head
+
+
+def adjacency(g):
+    return [g.col[g.rowptr[v]:g.rowptr[v + 1]] for v in range(g.n)]
+
+
+def test_bfs_reference(g):
+    s = pick_source(g)
+    adj, dist = adjacency(g), np.full(g.n, -1)
+    dist[s] = 0
+    q = deque([s])
+    while q:
+        v = q.popleft()
+        for u in adj[v]:
+            if dist[u] < 0:
+                dist[u] = dist[v] + 1
+                q.append(u)
+    ref = bfs_reference(g, s)
+    assert np.array_equal(ref, dist)
+    # a parent array that is right passes, one wrong entry is caught
+    parent = np.full(g.n, -1, np.int32)
+    parent[s] = s
+    for v in np.flatnonzero(dist > 0):
+        parent[v] = next(u for u in adj[v] if dist[u] == dist[v] - 1)
+    assert bfs_errors(g, s, ref, ref, parent) == {"wrong_dist": 0, "wrong_parent": 0}
+    far = int(np.flatnonzero(dist > 1)[0])
+    parent[far] = s
+    bad_dist = ref.copy()
+    bad_dist[far] += 1
+    assert bfs_errors(g, s, ref, bad_dist, parent) == {"wrong_dist": 1, "wrong_parent": 0}
+    assert bfs_errors(g, s, ref, ref, parent)["wrong_parent"] == 1
+
+
+def test_cc_reference(g):
+    label = list(range(g.n))
+
+    def find(x):
+        while label[x] != x:
+            label[x] = label[label[x]]
+            x = label[x]
+        return x
+    for v, nbrs in enumerate(adjacency(g)):
+        for u in nbrs:
+            a, b = find(v), find(int(u))
+            label[max(a, b)] = min(a, b)
+    want = np.array([find(v) for v in range(g.n)])
+    assert np.array_equal(cc_reference(g), want)
