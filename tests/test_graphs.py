@@ -82,3 +82,15 @@ def test_cc_reference(g):
             label[max(a, b)] = min(a, b)
     want = np.array([find(v) for v in range(g.n)])
     assert np.array_equal(cc_reference(g), want)
+
+
+@pytest.mark.parametrize("build", ["dream", "raw"])
+def test_one_source_builds_dream_and_raw(build):
+    # the same kernel text against dream_ptr<T> and against T * (compiles
+    # without a GPU: NVRTC for sm_90)
+    from dream.bench.graph import BFS, CC, DREAM_BUILD, RAW_BUILD
+    from dream.runtime.compile import compile_source
+    prefix = DREAM_BUILD if build == "dream" else RAW_BUILD
+    for src, names in ((BFS, ("bfs_step",)), (CC, ("cc_hook", "cc_shortcut"))):
+        image, lowered = compile_source(prefix + src, names, "sm_90", ("DREAM_BACKEND_DIRECT",))
+        assert image and set(lowered) == set(names)
