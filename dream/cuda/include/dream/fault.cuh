@@ -295,7 +295,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
-                       unlock (release) keeping our pin for the access */
+                       unlock keeping our pin for the access */
                     atomicExch(pte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame));
                     dream_unlock(rt, (uint32_t)frame, true);
                     loaded = true;
