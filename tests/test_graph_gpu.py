@@ -1,10 +1,10 @@
-"""BFS and CC (dream.bench.graph) on every backend, exact against SciPy,
-with the frame ring holding all the data and a fifth of it. The scale-22
-runs of the correctness issue use the same code: python -m dream.bench.graph."""
+"""BFS and CC over CSR and Balanced CSR (dream.bench.graph) on every
+backend, exact against SciPy, with the frame ring holding all the data and
+a fifth of it. The scale-22 runs of the correctness issue use the same code:
+dream bench graph --scale 22 --kernels bfs,cc --layouts csr --systems dream."""
 import pytest
 
 from backends import BACKENDS
-from dream.bench.graph import check
 from dream.bench.graphs import kronecker
 
 pytestmark = pytest.mark.gpu
@@ -19,10 +19,15 @@ def graph():
 @pytest.mark.parametrize("spec", [b.values[0] for b in BACKENDS], ids=[b.id for b in BACKENDS])
 def test_bfs_cc_exact(spec, graph, tmp_path):
     from backends import runtime_factory
+    from dream.bench.graph import workloads
+    from dream.bench.harness import Plan, run_workload
     name, options = spec
     runtime_factory(spec, tmp_path)  # skips when the backend cannot run here
     if name == "nvme":
         options = {**options, "directory": str(tmp_path)}
-    rows = check(name, options, graph, [0, 4], 1, ["bfs", "cc"])
-    assert all(r["exact"] for r in rows), [r for r in rows if not r["exact"]]
+    plan = Plan(backends=[(name, options)], xs=[0, 4], pages=[4096], runs=1, systems=("dream",),
+                out=tmp_path)
+    rows = [r for w in workloads(graph, ["bfs", "cc"], ["csr", "bcsr"])
+            for r in run_workload(w, plan, log=lambda s: None)]
+    assert len(rows) == 8 and all(r.get("exact") for r in rows), rows
     assert all(r["evictions"] > 0 for r in rows if r["x"] == 4)

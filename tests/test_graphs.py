@@ -84,13 +84,72 @@ def test_cc_reference(g):
     assert np.array_equal(cc_reference(g), want)
 
 
+def test_sssp_reference_and_weights(g):
+    import heapq
+    from dream.bench.graph import sssp_reference
+    from dream.bench.graphs import weights
+    w = weights(g, seed=2)
+    assert w.dtype == np.int32 and w.min() >= 1 and w.max() <= 64
+    row = np.repeat(np.arange(g.n), g.degree)
+    back = {(int(u), int(v)): int(x) for u, v, x in zip(row, g.col, w)}
+    assert all(back[(v, u)] == x for (u, v), x in back.items())      # undirected weights
+    s = pick_source(g)
+    dist = {s: 0}
+    heap = [(0, s)]
+    while heap:
+        d, v = heapq.heappop(heap)
+        if d > dist[v]:
+            continue
+        for k in range(g.rowptr[v], g.rowptr[v + 1]):
+            u, nd = int(g.col[k]), d + int(w[k])
+            if nd < dist.get(u, 1 << 40):
+                dist[u] = nd
+                heapq.heappush(heap, (nd, u))
+    want = np.full(g.n, np.iinfo(np.int32).max, np.int32)
+    want[list(dist)] = list(dist.values())
+    assert np.array_equal(sssp_reference(g, w, s), want)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 32])
+def test_balanced_csr_covers_each_list_in_chunks(g, chunk):
+    from dream.bench.graphs import balanced
+    vert, start = balanced(g, chunk)
+    assert start[0] == 0 and start[-1] == g.m and start.size == vert.size + 1
+    size = np.diff(start)
+    assert np.all(size >= 1) and np.all(size <= chunk)
+    # chunk c lies inside its vertex's list, and the chunks of v count ceil(deg / chunk)
+    assert np.all(g.rowptr[vert] <= start[:-1]) and np.all(start[1:] <= g.rowptr[vert + 1])
+    assert np.array_equal(np.bincount(vert, minlength=g.n), -(-g.degree // chunk))
+
+
+def test_load_matrix_market_and_edge_list(tmp_path):
+    import scipy.io
+    import scipy.sparse as sp
+    from dream.bench.graphs import load
+    u = np.array([0, 1, 2, 2, 4])
+    v = np.array([1, 2, 0, 3, 4])          # a self loop (4, 4) is dropped
+    scipy.io.mmwrite(str(tmp_path / "g.mtx"), sp.coo_matrix((np.ones(5), (u, v)), shape=(5, 5)))
+    (tmp_path / "g.el").write_text("# comment\n" + "".join(f"{a} {b}\n" for a, b in zip(u, v)))
+    for name in ("g.mtx", "g.el"):
+        g = load(tmp_path / name)
+        assert g.n == 5 and g.m == 8
+        assert list(g.col[g.rowptr[2]:g.rowptr[3]]) == [0, 1, 3]
+        assert (tmp_path / f"{name}.col.npy").exists()
+        again = load(tmp_path / name)                        # from the .npy cache
+        assert np.array_equal(again.col, g.col)
+    with pytest.raises(FileNotFoundError, match="nope.mtx"):
+        load(tmp_path / "nope.mtx")
+
+
+@pytest.mark.parametrize("layout", ["csr", "bcsr"])
 @pytest.mark.parametrize("build", ["dream", "raw"])
-def test_one_source_builds_dream_and_raw(build):
-    # the same kernel text against dream_ptr<T> and against T * (compiles
-    # without a GPU: NVRTC for sm_90)
-    from dream.bench.graph import BFS, CC, DREAM_BUILD, RAW_BUILD
+def test_one_source_builds_dream_and_raw(build, layout):
+    # the same kernel text against dream_ptr<T> and against T *, over CSR and
+    # Balanced CSR (compiles without a GPU: NVRTC for sm_90)
+    from dream.bench.graph import BCSR, CSR, KERNEL_NAMES, KERNELS
+    from dream.bench.harness import DREAM_BUILD, RAW_BUILD
     from dream.runtime.compile import compile_source
-    prefix = DREAM_BUILD if build == "dream" else RAW_BUILD
-    for src, names in ((BFS, ("bfs_step",)), (CC, ("cc_hook", "cc_shortcut"))):
-        image, lowered = compile_source(prefix + src, names, "sm_90", ("DREAM_BACKEND_DIRECT",))
-        assert image and set(lowered) == set(names)
+    prefix = (DREAM_BUILD if build == "dream" else RAW_BUILD) + (CSR if layout == "csr" else BCSR)
+    names = tuple(n for k in KERNEL_NAMES.values() for n in k)
+    image, lowered = compile_source(prefix + KERNELS, names, "sm_90", ("DREAM_BACKEND_DIRECT",))
+    assert image and set(lowered) == set(names)

@@ -1,35 +1,51 @@
-"""Graph workloads over CSR, as public suites write them (GAP, Gardenia):
-level-synchronous top-down BFS (plain stores to dist and parent) and
-Shiloach-Vishkin connected components (hook with atomic min, then
-shortcut). Every array is a dream array; results are checked exactly against
-SciPy (scipy.sparse.csgraph).
+"""Graph workloads as public suites write them (GAP, Gardenia), DREAM Fig. 9
+and 12: level-synchronous top-down BFS (plain stores to dist and parent),
+Shiloach-Vishkin connected components (hook with atomic min, then shortcut)
+and SSSP (data-driven Bellman-Ford: relax the edges of the vertices whose
+distance fell last round, atomic min), each over CSR (a thread per vertex)
+and Balanced CSR (Fig. 10: a thread per chunk of at most --chunk edges, so
+a high-degree vertex is spread over many threads and a warp's lanes read
+adjacent edges). Every array is big (a dream array, or the baseline's memory
+system). Results are checked exactly against SciPy (scipy.sparse.csgraph);
+BFS and SSSP take a different source vertex each run, the same sources for
+every system.
 
-One kernel source serves dream and plain device memory: ARR(T) is
-dream_ptr<T> in the dream build and T * in the raw one.
-
-    python -m dream.bench.graph --scale 22 --backends direct,softrnic \\
-        --oversubscription 0,1,4,8 --runs 3 --out results/
+    dream bench graph --graph kron --scale 22 --backend direct,softrnic
+    dream bench graph --graph path/to/graph.mtx --kernels bfs,sssp --layouts bcsr
 """
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from pathlib import Path
-
 import numpy as np
 
-from .graphs import Graph, kronecker
+from .graphs import Graph, balanced, kronecker, load, uniform, weights
+from .harness import Array, Workload
 
-BFS = r'''
-extern "C" __global__ void bfs_step(ARR(int) rowptr, ARR(int) col, ARR(int) dist,
-                                    ARR(int) parent, int level, unsigned long long n,
-                                    int *changed) {
-    for (unsigned long long v = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         v < n; v += (unsigned long long)gridDim.x * blockDim.x) {
+BLOCK = 256
+INF = np.iinfo(np.int32).max
+
+# ITEMS: the CSR build walks vertex v's list rowptr[v]..rowptr[v + 1]; the
+# Balanced CSR build walks chunk c's cstart[c]..cstart[c + 1] of vertex cvert[c].
+CSR = r'''
+#define ITEMS(v, first, end) \
+    for (unsigned long long v = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
+         v < n; v += (unsigned long long)gridDim.x * blockDim.x) { \
+        const int first = rowptr[v], end = rowptr[v + 1];
+#define LIST ARR(int) rowptr
+'''
+BCSR = r'''
+#define ITEMS(v, first, end) \
+    for (unsigned long long c_ = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
+         c_ < n; c_ += (unsigned long long)gridDim.x * blockDim.x) { \
+        const int v = cvert[c_], first = cstart[c_], end = cstart[c_ + 1];
+#define LIST ARR(int) cvert, ARR(int) cstart
+'''
+
+KERNELS = r'''
+extern "C" __global__ void bfs_step(LIST, ARR(int) col, ARR(int) dist, ARR(int) parent,
+                                    int level, unsigned long long n, int *changed) {
+    ITEMS(v, first, end)
         if (dist[v] != level) continue;
-        const int end = rowptr[v + 1];
-        for (int k = rowptr[v]; k < end; k++) {
+        for (int k = first; k < end; k++) {
             const int u = col[k];
             if (dist[u] < 0) {
                 dist[u] = level + 1;
@@ -38,15 +54,12 @@ extern "C" __global__ void bfs_step(ARR(int) rowptr, ARR(int) col, ARR(int) dist
             }
         }
     }
-}'''
+}
 
-CC = r'''
-extern "C" __global__ void cc_hook(ARR(int) rowptr, ARR(int) col, ARR(int) comp,
-                                   unsigned long long n, int *changed) {
-    for (unsigned long long v = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         v < n; v += (unsigned long long)gridDim.x * blockDim.x) {
-        const int end = rowptr[v + 1];
-        for (int k = rowptr[v]; k < end; k++) {
+extern "C" __global__ void cc_hook(LIST, ARR(int) col, ARR(int) comp, unsigned long long n,
+                                   int *changed) {
+    ITEMS(v, first, end)
+        for (int k = first; k < end; k++) {
             const int cv = comp[v], cu = comp[col[k]];
             if (cv == cu) continue;
             const int hi = cv > cu ? cv : cu, lo = cv + cu - hi;
@@ -58,21 +71,36 @@ extern "C" __global__ void cc_hook(ARR(int) rowptr, ARR(int) col, ARR(int) comp,
     }
 }
 
-extern "C" __global__ void cc_shortcut(ARR(int) comp, unsigned long long n) {
+extern "C" __global__ void cc_shortcut(ARR(int) comp, unsigned long long nv) {
     for (unsigned long long v = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         v < n; v += (unsigned long long)gridDim.x * blockDim.x) {
+         v < nv; v += (unsigned long long)gridDim.x * blockDim.x) {
         int c = comp[v];
         for (int cc = comp[c]; cc != c; cc = comp[c]) {
             comp[v] = cc;
             c = cc;
         }
     }
+}
+
+/* a vertex whose distance fell in round r is relaxed in round r + 1: a
+   lowering after its thread read active[v] sets it again for the next round */
+extern "C" __global__ void sssp_step(LIST, ARR(int) col, ARR(int) w, ARR(int) dist,
+                                     ARR(int) active, int round, unsigned long long n,
+                                     int *changed) {
+    ITEMS(v, first, end)
+        if (active[v] != round) continue;
+        const int dv = dist[v];
+        for (int k = first; k < end; k++) {
+            const int u = col[k], nd = dv + w[k];
+            if (nd < dist[u] && ATOMIC_MIN(dist, u, nd) > nd) {
+                active[u] = round + 1;
+                *changed = 1;
+            }
+        }
+    }
 }'''
 
-DREAM_BUILD = "#define ARR(T) dream_ptr<T>\n#define ATOMIC_MIN(a, i, v) (a).atomic_min(i, v)\n"
-RAW_BUILD = "#define ARR(T) T *\n#define ATOMIC_MIN(a, i, v) atomicMin(&(a)[i], v)\n"
-
-BLOCK = 256
+KERNEL_NAMES = {"bfs": ("bfs_step",), "cc": ("cc_hook", "cc_shortcut"), "sssp": ("sssp_step",)}
 
 
 # -- references ---------------------------------------------------------------
@@ -101,6 +129,15 @@ def cc_reference(g: Graph) -> np.ndarray:
     return smallest[labels].astype(np.int32)
 
 
+def sssp_reference(g: Graph, w: np.ndarray, source: int) -> np.ndarray:
+    """Shortest distances by SciPy's Dijkstra (INF: unreached)."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import dijkstra
+    m = sp.csr_matrix((w.astype(np.float64), g.col, g.rowptr), shape=(g.n, g.n))
+    d = dijkstra(m, directed=True, indices=source)
+    return np.where(np.isinf(d), INF, d).astype(np.int32)
+
+
 def bfs_errors(g: Graph, source: int, ref: np.ndarray, dist: np.ndarray, parent: np.ndarray) -> dict:
     """Wrong distances, and reached vertices whose parent is not a neighbour
     one level up."""
@@ -119,147 +156,160 @@ def pick_source(g: Graph, seed: int = 1) -> int:
     return int(cand[(seed * 2654435761) % cand.size])
 
 
-# -- runs ---------------------------------------------------------------------
+class Refs:
+    """A graph's references, computed once and shared by its workloads."""
 
-class GraphRun:
-    """A graph's CSR in dream arrays of runtime `rt`, with BFS and CC."""
+    def __init__(self, g: Graph, w: np.ndarray | None):
+        self.g, self.w = g, w
+        self._cache: dict = {}
 
-    def __init__(self, rt, g: Graph, grid: int | None = None):
+    def get(self, kernel: str, source: int) -> np.ndarray:
+        key = (kernel, None if kernel == "cc" else source)
+        if key not in self._cache:
+            self._cache[key] = (cc_reference(self.g) if kernel == "cc" else
+                                bfs_reference(self.g, source) if kernel == "bfs" else
+                                sssp_reference(self.g, self.w, source))
+        return self._cache[key]
+
+
+# -- workloads ----------------------------------------------------------------
+
+class GraphWorkload(Workload):
+    """One kernel (bfs, cc, sssp) over one layout (csr, bcsr) of a graph."""
+    family = "graph"
+
+    def __init__(self, g: Graph, kernel: str, layout: str, refs: Refs, chunk: int = 32,
+                 bcsr: tuple | None = None):
         import cupy
-        self.rt, self.g = rt, g
-        self.rowptr = rt.array(g.rowptr, name="rowptr")
-        self.col = rt.array(g.col, name="col")
-        self.dist = rt.zeros(g.n, np.int32, name="dist")
-        self.parent = rt.zeros(g.n, np.int32, name="parent")
-        self.comp = rt.zeros(g.n, np.int32, name="comp")
-        self.bfs_k = rt.kernel(DREAM_BUILD + BFS, "bfs_step")
-        self.hook = rt.kernel(DREAM_BUILD + CC, "cc_hook")
-        self.shortcut = rt.kernel(DREAM_BUILD + CC, "cc_shortcut")
-        self.grid = grid or max(1, self.bfs_k.resident_threads((1 << 30, 1, 1), (BLOCK, 1, 1)) // BLOCK)
+        self.g, self.kernel, self.layout, self.refs, self.chunk = g, kernel, layout, refs, chunk
+        self.name = f"{kernel}-{layout}"
+        self.source = (CSR if layout == "csr" else BCSR) + KERNELS
+        self.kernels = KERNEL_NAMES[kernel]
+        if layout == "bcsr":
+            self.cvert, self.cstart = bcsr or balanced(g, chunk)
+        self.items = g.n if layout == "csr" else self.cvert.size
         self.changed = cupy.zeros(1, np.int32)
 
-    @staticmethod
-    def data_bytes(g: Graph) -> int:
-        """What BFS or CC keeps in dream arrays (the larger set, BFS's)."""
-        return g.rowptr.nbytes + g.col.nbytes + 2 * 4 * g.n
+    def describe(self):
+        d = {"graph": self.g.name, "vertices": self.g.n, "edges": self.g.m}
+        if self.layout == "bcsr":
+            d.update(chunk=self.chunk, chunks=int(self.cvert.size))
+        return d
 
-    def _until_stable(self, step) -> int:
+    def arrays(self):
+        g = self.g
+        lists = ({"rowptr": Array(g.rowptr)} if self.layout == "csr" else
+                 {"cvert": Array(self.cvert), "cstart": Array(self.cstart)})
+        a = {**lists, "col": Array(g.col)}
+        out = lambda: Array(np.zeros(g.n, np.int32), read_only=False)  # noqa: E731
+        if self.kernel == "bfs":
+            a.update(dist=out(), parent=out())
+        elif self.kernel == "cc":
+            a.update(comp=out())
+        else:
+            a.update(w=Array(self.refs.w), dist=out(), active=out())
+        return a
+
+    def source_of(self, i: int) -> int:
+        return pick_source(self.g, i + 1)
+
+    def reset(self, run, i):
+        n, s = self.g.n, self.source_of(i)
+        if self.kernel == "cc":
+            run.set("comp", np.arange(n, dtype=np.int32))
+            return
+        dist = np.full(n, -1 if self.kernel == "bfs" else INF, np.int32)
+        dist[s] = 0
+        run.set("dist", dist)
+        other = np.full(n, -1, np.int32)
+        other[s] = s if self.kernel == "bfs" else 0   # parent of the source / active in round 0
+        run.set("parent" if self.kernel == "bfs" else "active", other)
+
+    def _list_args(self, run):
+        return run.args("rowptr") if self.layout == "csr" else run.args("cvert", "cstart")
+
+    def launch(self, run, i):
+        grid = max(1, -(-self.items // BLOCK))
+        items = np.uint64(self.items)
+        lists = self._list_args(run)
         it = 0
         while True:
             self.changed.fill(0)
-            step(it)
+            if self.kernel == "bfs":
+                run.k["bfs_step"](grid, BLOCK, (*lists, run["col"], run["dist"], run["parent"],
+                                                np.int32(it), items, self.changed))
+            elif self.kernel == "sssp":
+                run.k["sssp_step"](grid, BLOCK, (*lists, run["col"], run["w"], run["dist"],
+                                                 run["active"], np.int32(it), items, self.changed))
+            else:
+                run.k["cc_hook"](grid, BLOCK, (*lists, run["col"], run["comp"], items, self.changed))
+                run.k["cc_shortcut"](max(1, -(-self.g.n // BLOCK)), BLOCK,
+                                     (run["comp"], np.uint64(self.g.n)))
             it += 1
             if int(self.changed.get()[0]) == 0:
-                return it
+                return {"iterations": it, "source": None if self.kernel == "cc" else self.source_of(i)}
 
-    def bfs(self, source: int) -> dict:
-        dist = np.full(self.g.n, -1, np.int32)
-        dist[source] = 0
-        parent = np.full(self.g.n, -1, np.int32)
-        parent[source] = source
-        self.dist.copy_from(dist)
-        self.parent.copy_from(parent)
-        n = np.uint64(self.g.n)
-        self.rt.evict()
-        self.rt.reset_stats()
-        t = time.perf_counter()
-        levels = self._until_stable(lambda lvl: self.bfs_k(
-            self.grid, BLOCK, (self.rowptr, self.col, self.dist, self.parent, np.int32(lvl), n,
-                               self.changed)))
-        seconds = time.perf_counter() - t
-        return {"seconds": seconds, "iterations": levels, "stats": self.rt.stats().as_dict(),
-                "dist": self.dist.to_numpy(), "parent": self.parent.to_numpy()}
-
-    def cc(self) -> dict:
-        self.comp.copy_from(np.arange(self.g.n, dtype=np.int32))
-        n = np.uint64(self.g.n)
-        self.rt.evict()
-        self.rt.reset_stats()
-        t = time.perf_counter()
-
-        def step(_):
-            self.hook(self.grid, BLOCK, (self.rowptr, self.col, self.comp, n, self.changed))
-            self.shortcut(self.grid, BLOCK, (self.comp, n))
-        rounds = self._until_stable(step)
-        seconds = time.perf_counter() - t
-        return {"seconds": seconds, "iterations": rounds, "stats": self.rt.stats().as_dict(),
-                "comp": self.comp.to_numpy()}
+    def errors(self, run, i):
+        s = self.source_of(i)
+        ref = self.refs.get(self.kernel, s)
+        if self.kernel == "bfs":
+            return bfs_errors(self.g, s, ref, run.get("dist"), run.get("parent"))
+        if self.kernel == "cc":
+            return {"wrong_label": int(np.count_nonzero(run.get("comp") != ref))}
+        return {"wrong_dist": int(np.count_nonzero(run.get("dist") != ref))}
 
 
-def ring_bytes(data: int, x: int, page: int) -> int:
-    """Frame ring for oversubscription x: data / (1 + x), whole pages; x = 0
-    holds all the data (each array's last page may be partial)."""
-    if x == 0:
-        return -(-data // page) * page + 8 * page
-    return max(page, data // (1 + x) // page * page)
+def make_graph(spec: str, scale: int, edge_factor: int, seed: int) -> Graph:
+    if spec == "kron":
+        return kronecker(scale, edge_factor, seed)
+    if spec == "urand":
+        return uniform(scale, edge_factor, seed)
+    return load(spec)
 
 
-def check(backend: str, options: dict, g: Graph, xs, runs: int, kernels, page: int = 4096,
-          source: int | None = None, refs: dict | None = None, log=print) -> list[dict]:
-    """Runs each kernel `runs` times at each oversubscription on `backend`,
-    each run from an empty ring, and checks every result exactly."""
-    import dream
-    source = pick_source(g) if source is None else source
-    refs = refs if refs is not None else {}
-    if "bfs" in kernels and "bfs" not in refs:
-        refs["bfs"] = bfs_reference(g, source)
-    if "cc" in kernels and "cc" not in refs:
-        refs["cc"] = cc_reference(g)
-    data = GraphRun.data_bytes(g)
-    out = []
-    for x in xs:
-        ring = ring_bytes(data, x, page)
-        with dream.Runtime(backend=backend, page_size=page, gpu_memory=ring, **options) as rt:
-            run = GraphRun(rt, g)
-            for kernel in kernels:
-                for i in range(runs):
-                    if kernel == "bfs":
-                        r = run.bfs(source)
-                        errors = bfs_errors(g, source, refs["bfs"], r.pop("dist"), r.pop("parent"))
-                    else:
-                        r = run.cc()
-                        errors = {"wrong_label": int(np.count_nonzero(r.pop("comp") != refs["cc"]))}
-                    row = {"graph": g.name, "n": g.n, "m": g.m, "backend": backend, "options": options,
-                           "kernel": kernel, "x": x, "run": i, "ring_bytes": ring, "data_bytes": data,
-                           "grid": run.grid, "block": BLOCK, "exact": not any(errors.values()),
-                           **errors, "seconds": round(r["seconds"], 3), "iterations": r["iterations"],
-                           "pages_in": r["stats"]["pages_in"], "evictions": r["stats"]["evictions"],
-                           "writebacks": r["stats"]["writebacks"]}
-                    log(json.dumps(row))
-                    out.append(row)
-    return out
+def workloads(g: Graph, kernels, layouts, chunk: int = 32, seed: int = 1):
+    """Every kernel x layout on graph g, sharing its references."""
+    refs = Refs(g, weights(g, seed) if "sssp" in kernels else None)
+    bcsr = balanced(g, chunk) if "bcsr" in layouts else None
+    for layout in layouts:
+        for kernel in kernels:
+            yield GraphWorkload(g, kernel, layout, refs, chunk, bcsr)
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m dream.bench.graph", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scale", type=int, default=22)
+def add_arguments(p):
+    from .cli import common_arguments
+    common_arguments(p, systems="dream,in_memory,uvm,uvm_rm")
+    p.add_argument("--graph", default="kron",
+                   help="kron, urand (generated: --scale, --edge-factor, --seed) or a .mtx / "
+                   "edge-list file, comma-separated")
+    p.add_argument("--scale", type=int, default=None, help="log2 vertices (default 22; --quick 14)")
     p.add_argument("--edge-factor", type=int, default=16)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--backends", default="direct", help="comma-separated; softrnic:host for host queues")
-    p.add_argument("--oversubscription", default="0,1,4,8")
-    p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--kernels", default="bfs,cc")
-    p.add_argument("--out", default=None, help="directory for graph.json")
-    a = p.parse_args(argv)
-    t = time.perf_counter()
-    g = kronecker(a.scale, a.edge_factor, a.seed)
-    print(f"{g.name}: {g.n:,} vertices, {g.m:,} directed edges, generated in "
-          f"{time.perf_counter() - t:.1f} s", flush=True)
-    refs: dict = {}
-    rows = []
-    for spec in a.backends.split(","):
-        name, _, qm = spec.partition(":")
-        opts = {"queue_memory": qm} if qm else {}
-        rows += check(name, opts, g, [int(x) for x in a.oversubscription.split(",")], a.runs,
-                      a.kernels.split(","), refs=refs, log=lambda s: print(s, flush=True))
-    if a.out:
-        Path(a.out).mkdir(parents=True, exist_ok=True)
-        (Path(a.out) / "graph.json").write_text(json.dumps(rows, indent=1))
-    bad = [r for r in rows if not r["exact"]]
-    print(f"{len(rows) - len(bad)}/{len(rows)} runs exact")
-    return 1 if bad else 0
+    p.add_argument("--kernels", default="bfs,cc,sssp")
+    p.add_argument("--layouts", default="csr,bcsr")
+    p.add_argument("--chunk", type=int, default=32, help="Balanced CSR: edges per chunk")
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def run(args) -> int:
+    import time
+    from .cli import plan_from
+    from .harness import run_experiment
+    plan = plan_from(args)
+    kernels, layouts = args.kernels.split(","), args.layouts.split(",")
+    for k in kernels:
+        if k not in KERNEL_NAMES:
+            raise SystemExit(f"--kernels: no kernel {k!r}; there are {', '.join(KERNEL_NAMES)}")
+    for lay in layouts:
+        if lay not in ("csr", "bcsr"):
+            raise SystemExit(f"--layouts: no layout {lay!r}; there are csr, bcsr")
+    scale = args.scale or (14 if args.quick else 22)
+    specs = args.graph.split(",")
+
+    def all_workloads():
+        for spec in specs:
+            t = time.perf_counter()
+            g = make_graph(spec, scale, args.edge_factor, args.seed)
+            print(f"{g.name}: {g.n:,} vertices, {g.m:,} directed edges "
+                  f"({time.perf_counter() - t:.1f} s)", flush=True)
+            yield from workloads(g, kernels, layouts, args.chunk, args.seed)
+    return run_experiment("graph", all_workloads(), len(specs) * len(kernels) * len(layouts), plan)

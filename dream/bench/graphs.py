@@ -1,12 +1,16 @@
 """Graph inputs: Graph500/GAP-style Kronecker (R-MAT, A=0.57, B=C=0.19) and
-uniform-random generators, made symmetric, without self loops or duplicate
-edges, as CSR with int32 row offsets and int32 columns (sorted per row).
+uniform-random generators, and real graphs from Matrix Market or edge-list
+files (cached as .npy beside them), made symmetric, without self loops or
+duplicate edges, as CSR with int32 row offsets and int32 columns (sorted per
+row); edge weights for SSSP; Balanced CSR (DREAM Fig. 10).
 
 Generated with CuPy on the GPU when one is usable (a scale-22 graph in a few
-seconds), else with NumPy; the two draw different graphs for one seed."""
+seconds), else with NumPy: the same graph for a seed either way (draws are
+splitmix64 of their index)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -127,3 +131,61 @@ def _csr(xp, u, v, n: int, name: str) -> Graph:
         rowptr, col = rowptr.get(), col.get()
         xp.get_default_memory_pool().free_all_blocks()
     return Graph(name, rowptr, col)
+
+
+def weights(g: Graph, seed: int = 1) -> np.ndarray:
+    """int32 edge weights in 1..64, one per CSR entry, equal for (u, v) and
+    (v, u): a hash of the unordered pair, so SSSP on the symmetric graph is
+    the undirected problem."""
+    u = np.repeat(np.arange(g.n, dtype=np.uint64), g.degree)
+    v = g.col.astype(np.uint64)
+    key = (np.minimum(u, v) << np.uint64(32)) | np.maximum(u, v)
+    with np.errstate(over="ignore"):
+        h = mix(np, key ^ np.uint64(seed * 0x2545F4914F6CDD1D))
+    return (1 + (h >> np.uint64(58))).astype(np.int32)
+
+
+def balanced(g: Graph, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+    """Balanced CSR: every neighbour list cut into chunks of at most `chunk`
+    edges. Returns (vertex of each chunk, start of each chunk in col, with
+    the end of the last as a final entry); chunk c covers
+    col[start[c]:start[c + 1]], in CSR's order, so col itself is unchanged."""
+    if chunk < 1:
+        raise ValueError(f"balanced CSR: chunk={chunk} must be at least 1 edge")
+    deg = g.degree.astype(np.int64)
+    per = -(-deg // chunk)
+    vert = np.repeat(np.arange(g.n, dtype=np.int32), per)
+    first = np.repeat(np.cumsum(per) - per, per)
+    start = g.rowptr[:-1].astype(np.int64)[vert] + (np.arange(vert.size) - first) * chunk
+    return vert, np.append(start, g.m).astype(np.int32)
+
+
+def load(path, cache_dir=None) -> Graph:
+    """A real graph from a Matrix Market file (.mtx, via scipy.io) or an edge
+    list (two vertex ids per line, '#' or '%' comments; ids as given, from
+    0), made symmetric; cached as <name>.rowptr.npy / .col.npy in
+    `cache_dir` (default: beside the file) and read from there next time."""
+    path = Path(path)
+    cache = Path(cache_dir) if cache_dir else path.parent
+    rp, cp = cache / f"{path.name}.rowptr.npy", cache / f"{path.name}.col.npy"
+    if rp.exists() and cp.exists() and rp.stat().st_mtime >= path.stat().st_mtime:
+        return Graph(path.stem, np.load(rp), np.load(cp))
+    if not path.exists():
+        raise FileNotFoundError(f"graph file {str(path)!r} does not exist")
+    if path.suffix == ".mtx":
+        import scipy.io
+        m = scipy.io.mmread(str(path)).tocoo()
+        if m.shape[0] != m.shape[1]:
+            raise ValueError(f"{path}: a graph needs a square matrix, this one is {m.shape}")
+        u, v, n = m.row.astype(np.int64), m.col.astype(np.int64), m.shape[0]
+    else:
+        e = np.loadtxt(path, comments=("#", "%"), usecols=(0, 1), dtype=np.int64, ndmin=2)
+        if e.size and e.min() < 0:
+            raise ValueError(f"{path}: negative vertex id {int(e.min())}")
+        u, v = e[:, 0], e[:, 1]
+        n = int(e.max()) + 1 if e.size else 0
+    g = _csr(np, u, v, n, path.stem)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.save(rp, g.rowptr)
+    np.save(cp, g.col)
+    return g

@@ -920,7 +920,7 @@ void Worker::loop()
     }
 }
 
-// The CPU-driven baseline's reads (bench/nvme_baseline.py): block-sized
+// The CPU-driven baseline's reads (dream/bench/nvme_baseline.py): block-sized
 // preads at `offsets` into dst + i * block, split over `threads` threads.
 // Returns the seconds taken.
 double read_blocks(const std::string &path, bool direct, py::array_t<uint64_t> offsets,

@@ -1,5 +1,5 @@
 """CPU-driven and GPUDirect Storage baselines for the nvme backend, on the
-same file in the same run (bench/transfer.py calls these; no test):
+same file in the same run (`dream bench transfer` calls these; no test):
 
   cpu_baseline(path, pinned)   pread of 4 KiB blocks into pinned host memory
                                (threads in C++: dream._softnvme.read_blocks),

@@ -1,7 +1,7 @@
-"""Kernels the benchmarks time: the same access pattern through dream_ptr and
-through a raw pointer (zero-copy pinned memory, UVM), so that every ratio
-compares like with like. Elements are 16 bytes (uint4, a complex128 array):
-one warp access moves 512 bytes."""
+"""Kernels `dream bench transfer` and `dream bench queues` time: the same
+access pattern through dream_ptr and through a raw pointer (zero-copy pinned
+memory, UVM), so that every ratio compares like with like. Elements are 16
+bytes (uint4, a complex128 array): one warp access moves 512 bytes."""
 
 # Each warp streams its own contiguous chunk: pages in flight = warps.
 STREAM = r'''

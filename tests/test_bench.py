@@ -1,0 +1,92 @@
+"""`dream bench` without a GPU: the command lists every experiment, the
+workloads' kernel sources build for dream_ptr<T> and for T *, the ratios and
+result files of the harness."""
+import json
+
+import numpy as np
+import pytest
+
+from dream.bench import EXPERIMENTS
+from dream.bench.harness import DREAM_BUILD, RAW_BUILD, add_ratios, ring_bytes, write_results
+
+
+def test_list_names_every_experiment(capsys):
+    from dream.cli import main
+    assert main(["bench", "--list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("transfer", "queues", "graph", "polybench", "query", "oversubscription"):
+        assert name in out and name in EXPERIMENTS
+
+
+@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_every_experiment_has_help(name, capsys):
+    from dream.bench.cli import main
+    with pytest.raises(SystemExit) as e:
+        main([name, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "--backend" in out and "--quick" in out and "--out" in out
+
+
+def test_unknown_experiment_is_named(capsys):
+    from dream.bench.cli import main
+    assert main(["nope"]) == 2
+    assert "no experiment 'nope'" in capsys.readouterr().err
+
+
+def test_ring_bytes():
+    assert ring_bytes(100 << 20, 0, 4096) >= 100 << 20            # x = 0 holds everything
+    assert ring_bytes(90 << 20, 8, 4096) == 10 << 20
+    assert ring_bytes(4096, 8, 4096) == 4096                       # never below one page
+
+
+@pytest.mark.parametrize("build", [DREAM_BUILD, RAW_BUILD], ids=["dream", "raw"])
+def test_polybench_source_builds(build):
+    from dream.bench.polybench import SOURCE
+    from dream.runtime.compile import compile_source
+    names = ("vadd", "rows", "cols")
+    image, lowered = compile_source(build + SOURCE, names, "sm_90", ("DREAM_BACKEND_DIRECT",))
+    assert image and set(lowered) == set(names)
+
+
+def test_polybench_reference_is_what_the_suite_computes():
+    from dream.bench.polybench import Matrix
+    m = Matrix("bicg", 64)
+    ref = m.reference()
+    A = m.A.astype(np.float64)
+    assert np.allclose(ref["s"], A.T @ m.inputs["r"]) and np.allclose(ref["q"], A @ m.inputs["p"])
+    atax = Matrix("atax", 64)
+    tmp = atax.A.astype(np.float64) @ atax.inputs["x"]
+    assert np.allclose(atax.reference()["y"], atax.A.T.astype(np.float64) @ tmp)
+    wrong = dict(atax.reference())
+    wrong["y"] = wrong["y"].copy()
+    wrong["y"][3] *= 1.01
+    assert atax._wrong(wrong) == {"wrong_values": 1}
+
+
+def rows():
+    base = {"workload": "bfs-csr", "family": "graph", "gpu": "G", "driver": "1", "data_bytes": 10}
+    return [{**base, "system": "in_memory", "x": 0, "seconds": 1.0, "exact": True},
+            {**base, "system": "uvm", "x": 0, "seconds": 4.0, "exact": True},
+            {**base, "system": "dream", "backend": "direct", "page": 4096, "x": 0, "seconds": 2.0,
+             "pages_in": 3, "exact": True},
+            {**base, "system": "dream", "backend": "direct", "page": 4096, "x": 4, "seconds": 3.0,
+             "pages_in": 9, "exact": True},
+            {**base, "system": "uvm_rm", "x": 0, "skipped": "too big"}]
+
+
+def test_ratios_are_against_baselines_of_the_same_run():
+    r = add_ratios(rows())
+    assert r[2]["vs_in_memory"] == 2.0 and r[2]["vs_uvm"] == 0.5 and r[2]["vs_x0"] == 1.0
+    assert r[3]["vs_in_memory"] == 3.0 and r[3]["vs_x0"] == 1.5
+    assert "vs_in_memory" not in r[4]
+
+
+def test_results_files(tmp_path):
+    paths = write_results(add_ratios(rows()), tmp_path, "graph", {"gpu": "G", "driver": "1"})
+    assert [p.name for p in paths] == ["graph.json", "graph.csv", "graph.png"]
+    doc = json.loads(paths[0].read_text())
+    assert doc["gpu"] == "G" and len(doc["rows"]) == 5
+    csv = paths[1].read_text().splitlines()
+    assert csv[0].startswith("gpu,driver,family,workload,system") and len(csv) == 6
+    assert paths[2].stat().st_size > 1000
