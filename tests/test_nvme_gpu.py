@@ -199,3 +199,18 @@ def test_pages_with_prp_lists(tmp_path, page):
         rt.kernel(SCALE, "scale")(1, 32, (a, np.uint64(n), np.float32(-1), np.float32(2)))
         np.testing.assert_array_equal(a.to_numpy(), host * np.float32(-1) + np.float32(2))
         assert rt.stats().evictions > 0
+
+
+def test_small_ring_after_a_small_allocation(tmp_path):
+    """A small ring allocated after a small CuPy array landed 512 bytes off a
+    4 KiB boundary, and every full page then failed with a Data Transfer
+    Error (the device's PRP names whole controller pages). The runtime now
+    starts the ring on a 4 KiB boundary whatever was allocated before."""
+    import cupy
+    keep = [cupy.zeros(1, np.int32) for _ in range(3)]  # noqa: F841 (held during the test)
+    data = np.arange(3 * 1024 + 5, dtype=np.float32)
+    with runtime(tmp_path, gpu_memory="304KiB") as rt:
+        assert rt.frames_ptr % 4096 == 0
+        a = rt.array(data)
+        scale(rt, a, 2, 1)
+        assert np.array_equal(a.to_numpy(), data * 2 + 1)

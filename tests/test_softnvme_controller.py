@@ -499,3 +499,27 @@ def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
     assert np.array_equal(s.file()[:nbytes], want)
     c = s.eng.counters()
     assert c["writes"] > 50 and c["reads"] > 100 and c["errors"] == 0
+
+
+def test_frame_ring_must_start_a_controller_page(tmp_path):
+    """A ring 512 bytes off a 4 KiB boundary (what cudaMalloc gave a small ring
+    after a small allocation): the device's one PRP per controller page would
+    leave 512 bytes of every page to a PRP2 of 0, so every full page failed
+    with a Data Transfer Error. The controller refuses such a ring; the
+    runtime aligns it (dream/runtime/runtime.py FRAME_ALIGN)."""
+    from dream.nvme.controller import check_frames_aligned
+    from dream.runtime.errors import DeviceError
+    from dream.runtime.runtime import FRAME_ALIGN
+    check_frames_aligned(0x7f0000000000)
+    with pytest.raises(DeviceError, match="not aligned to the 4096-byte"):
+        check_frames_aligned(0x7f0000000200)
+    assert FRAME_ALIGN % wire.CTRL_PAGE == 0
+    # the mechanism, on the soft controller: a full page read into a frame
+    # 512 bytes off the boundary, as the device wrote it (PRP2 = 0), fails;
+    # a read that fits before the boundary succeeds
+    s = Setup(tmp_path, pages=4)
+    full = s.read(0, 1, prp1=s.addr(1, 512))
+    part = s.read(0, 2, prp1=s.addr(2, 512), nblocks=1)
+    got = s.run()
+    assert status(got[full]) & wire.SF_CODE_MASK == SC["DATA_TRANSFER"]
+    assert ok(got[part])

@@ -166,6 +166,15 @@ class HostQueue:
         return got
 
 
+def check_frames_aligned(frames_ptr: int):
+    """Every frame must start a controller page: the device writes one PRP
+    per controller page of a frame (nvme.cuh), so a ring off that boundary
+    would spill each page into a PRP2 of 0 (a Data Transfer Error)."""
+    if frames_ptr % wire.CTRL_PAGE:
+        raise DeviceError(f"frame ring at {frames_ptr:#x} is not aligned to the {wire.CTRL_PAGE}-byte "
+                          "NVMe controller page: PRPs would split every page")
+
+
 class SoftNvme:
     """The software controller serving `queues` I/O queue pairs of `depth`
     requests each for one GPU's frame ring, plus one host queue."""
@@ -183,6 +192,7 @@ class SoftNvme:
                               f"{wire.QUEUE_MAX_DEPTH}")
         if not isinstance(queues, int) or not 1 <= queues <= 1024:
             raise ConfigError(f"queues={queues!r}: from 1 to 1024 queue pairs")
+        check_frames_aligned(frames_ptr)
         if lba_size not in (512, 4096):
             raise ConfigError(f"lba_size={lba_size!r}: 512 or 4096")
         if not isinstance(threads, int) or not 1 <= threads <= 64:

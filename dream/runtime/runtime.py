@@ -18,6 +18,7 @@ from .stats import Stats
 _MAINTENANCE = '#include "dream/maintenance.cuh"\n'
 _FLUSH_WRITE, _FLUSH_DROP = 1, 2  # maintenance.cuh
 _MIN_PAGE, _MAX_PAGE = 4 << 10, 16 << 20
+FRAME_ALIGN = 4 << 10   # the frame ring's start: an NVMe controller page
 
 
 class Runtime:
@@ -68,8 +69,12 @@ class Runtime:
         self._stream = cupy.cuda.Stream()
         n = self.nframes
         # its own allocation, not a pool chunk: the rnic backend exports it
-        # as a dma-buf, which needs the range to itself
-        self.frames_ptr = cupy.cuda.runtime.malloc(n * self.page_size)
+        # as a dma-buf, which needs the range to itself. Frames start on a
+        # FRAME_ALIGN boundary: an NVMe PRP names a whole controller page
+        # (a frame off it spills into PRP2), and cudaMalloc promises only 256
+        # bytes (a small ring after a small allocation lands at 512-byte steps)
+        self._frames_raw = cupy.cuda.runtime.malloc(n * self.page_size + FRAME_ALIGN)
+        self.frames_ptr = -(-self._frames_raw // FRAME_ALIGN) * FRAME_ALIGN
         self._ref = cupy.zeros(n, dtype=np.int32)
         self._owner = cupy.full(n, abi.OWNER_NONE, dtype=np.uint64)
         self._dirty = cupy.zeros(n, dtype=np.uint32)
@@ -303,10 +308,10 @@ class Runtime:
                 m.unload()
             self._modules.clear()
             self._arrays.clear()
-            if getattr(self, "frames_ptr", 0):
+            if getattr(self, "_frames_raw", 0):
                 import cupy
-                cupy.cuda.runtime.free(self.frames_ptr)
-                self.frames_ptr = 0
+                cupy.cuda.runtime.free(self._frames_raw)
+                self._frames_raw = self.frames_ptr = 0
             self._closed = "closed"
 
     def __enter__(self):
