@@ -28,6 +28,27 @@ def common_arguments(p: argparse.ArgumentParser, backends="direct", xs="0,1,4,8"
                    "(read-mostly advice), chunked (manual partitioning)")
 
 
+def data_and_x(args, default: str, quick: str) -> tuple[int, int]:
+    """--data (whole MiB; its default, or `quick` under --quick) and the
+    first --oversubscription x, for the experiments that sweep one ring
+    (transfer, queues); checks --runs too."""
+    from ..runtime.errors import ConfigError
+    from ..runtime.sizes import parse_size
+    data = parse_size(args.data or (quick if args.quick else default), "--data")
+    data -= data % (1 << 20)
+    if data <= 0:
+        raise ConfigError(f"--data {args.data}: at least 1MiB")
+    try:
+        x = int(str(args.oversubscription).split(",")[0])
+    except ValueError:
+        raise ConfigError(f"--oversubscription {args.oversubscription!r}: whole numbers") from None
+    if x < 0:
+        raise ConfigError(f"--oversubscription {x}: x >= 0 (ring = data / (1 + x))")
+    if args.runs < 1:
+        raise ConfigError(f"--runs {args.runs}: at least 1")
+    return data, x
+
+
 def plan_from(args):
     """A harness.Plan from the common options."""
     from ..runtime.sizes import parse_size

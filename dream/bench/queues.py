@@ -64,25 +64,18 @@ class Settings:
 def settings(args) -> Settings:
     from dream.runtime.errors import ConfigError
     from dream.runtime.sizes import parse_size
+    from .cli import data_and_x
     from .harness import parse_backends
-    data = parse_size(args.data or (QUICK_DATA if args.quick else DATA), "--data")
-    data -= data % (1 << 20)
-    if data <= 0:
-        raise ConfigError(f"--data {args.data}: at least 1MiB")
+    data, x = data_and_x(args, DATA, QUICK_DATA)
     try:
-        xs = [int(x) for x in str(args.oversubscription).split(",")]
         queues = [int(q) for q in (args.queues or (QUICK_QUEUES if args.quick else QUEUES)).split(",")]
     except ValueError as e:
-        raise ConfigError(f"--oversubscription / --queues: whole numbers ({e})") from None
-    if xs[0] < 0:
-        raise ConfigError(f"--oversubscription {xs[0]}: x >= 0 (ring = data / (1 + x))")
+        raise ConfigError(f"--queues: whole numbers ({e})") from None
     if min(queues) < 1:
         raise ConfigError(f"--queues {args.queues}: at least 1 queue")
-    if args.runs < 1:
-        raise ConfigError(f"--runs {args.runs}: at least 1")
     return Settings(data=data, pages=[parse_size(x, "--page") for x in args.page.split(",")],
                     backends=parse_backends(args.backend, args.nvme_dir), queues=queues,
-                    queue_memory=args.queue_memory, x=xs[0], runs=args.runs, out=Path(args.out),
+                    queue_memory=args.queue_memory, x=x, runs=args.runs, out=Path(args.out),
                     device=args.device, quick=args.quick)
 
 

@@ -402,27 +402,17 @@ class Settings:
 def settings(args) -> Settings:
     from dream.runtime.errors import ConfigError
     from dream.runtime.sizes import parse_size
+    from .cli import data_and_x
     from .harness import parse_backends
-    data = parse_size(args.data or (QUICK_DATA if args.quick else DATA), "--data")
-    data -= data % (1 << 20)
-    if data <= 0:
-        raise ConfigError(f"--data {args.data}: at least 1MiB")
+    data, x = data_and_x(args, DATA, QUICK_DATA)
     page_text = args.page or (QUICK_PAGES if args.quick else PAGES)
-    pages = [parse_size(x, "--page") for x in page_text.split(",")]
-    try:
-        xs = [int(x) for x in str(args.oversubscription).split(",")]
-    except ValueError:
-        raise ConfigError(f"--oversubscription {args.oversubscription!r}: whole numbers") from None
-    if xs[0] < 0:
-        raise ConfigError(f"--oversubscription {xs[0]}: x >= 0 (ring = data / (1 + x))")
-    if args.runs < 1:
-        raise ConfigError(f"--runs {args.runs}: at least 1")
+    pages = [parse_size(s, "--page") for s in page_text.split(",")]
     if not 0 < args.gather_fraction <= 1 or int(data * args.gather_fraction) < GATHER_BLOCK:
         raise ConfigError(f"--gather-fraction {args.gather_fraction}: in (0, 1], and at least "
                           f"one {GATHER_BLOCK}-byte block of the data")
     nvme = parse_size(args.nvme_data or (QUICK_NVME_DATA if args.quick else NVME_DATA), "--nvme-data")
     return Settings(data=data, pages=pages, backends=parse_backends(args.backend, args.nvme_dir),
-                    x=xs[0], runs=args.runs, gather_fraction=args.gather_fraction,
+                    x=x, runs=args.runs, gather_fraction=args.gather_fraction,
                     nvme_data=min(nvme, data),
                     nvme_pages=[parse_size(x, "--nvme-pages") for x in args.nvme_pages.split(",")],
                     out=Path(args.out), device=args.device, quick=args.quick)
