@@ -11,7 +11,8 @@ from . import EXPERIMENTS
 
 def common_arguments(p: argparse.ArgumentParser, backends="direct", xs="0,1,4,8", pages="4KiB",
                      runs=3, systems="dream,in_memory,uvm,uvm_rm,chunked"):
-    """The options every experiment takes."""
+    """The options every experiment takes (--systems only where the
+    experiment has a choice of them: systems=None leaves it out)."""
     p.add_argument("--backend", default=backends,
                    help="comma-separated; options after a colon, e.g. softrnic:queue_memory=host "
                    f"(default {backends})")
@@ -23,6 +24,8 @@ def common_arguments(p: argparse.ArgumentParser, backends="direct", xs="0,1,4,8"
     p.add_argument("--out", default="bench/results", help="directory for JSON, CSV and PNG")
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--nvme-dir", default=None, help="directory for the nvme backend's files")
+    if systems is None:   # the experiment's baselines are fixed (transfer, queues)
+        return
     p.add_argument("--systems", default=systems,
                    help="what runs: dream and the baselines in_memory, uvm (first touch), uvm_rm "
                    "(read-mostly advice), chunked (manual partitioning)")

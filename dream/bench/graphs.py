@@ -65,11 +65,17 @@ def mix(xp, z):
     return z ^ (z >> xp.uint64(31))
 
 
-def _draw(xp, seed: int, stream: int, n: int):
-    """n random uint64 of stream `stream` of generator `seed`."""
+def draw(xp, seed: int, stream: int, idx):
+    """Random uint64 number idx (a uint64 array) of stream `stream` of
+    generator `seed`: the same for an index however the draws are chunked."""
     with np.errstate(over="ignore"):
-        base = mix(xp, xp.asarray([seed * 1_000_003 + stream], dtype=xp.uint64))
-        return mix(xp, xp.arange(n, dtype=xp.uint64) ^ base)
+        base = mix(xp, xp.asarray([(seed * 1_000_003 + stream) % (1 << 64)], dtype=xp.uint64))
+        return mix(xp, idx ^ base)
+
+
+def _draw(xp, seed: int, stream: int, n: int):
+    """The first n draws of stream `stream` of generator `seed`."""
+    return draw(xp, seed, stream, xp.arange(n, dtype=xp.uint64))
 
 
 def _below(bits, p: float):
@@ -77,7 +83,8 @@ def _below(bits, p: float):
     return (bits >> 32) < int(p * (1 << 32))
 
 
-def _xp():
+def array_module():
+    """CuPy when a GPU is usable, else NumPy: where inputs are generated."""
     from ..runtime.cuda import gpu_status
     if gpu_status(0)[0] is not None:
         import cupy
@@ -88,7 +95,7 @@ def _xp():
 def kronecker(scale: int, edge_factor: int = 16, seed: int = 1, xp=None) -> Graph:
     """2**scale vertices, edge_factor * 2**scale edges drawn by R-MAT
     recursion, vertex ids permuted at random (Graph500)."""
-    xp = xp or _xp()
+    xp = xp or array_module()
     n, m = 1 << scale, edge_factor << scale
     u = xp.zeros(m, xp.int64)
     v = xp.zeros(m, xp.int64)
@@ -106,7 +113,7 @@ def kronecker(scale: int, edge_factor: int = 16, seed: int = 1, xp=None) -> Grap
 
 def uniform(scale: int, edge_factor: int = 16, seed: int = 1, xp=None) -> Graph:
     """2**scale vertices, edge_factor * 2**scale edges with uniform endpoints."""
-    xp = xp or _xp()
+    xp = xp or array_module()
     n, m = 1 << scale, edge_factor << scale
     with np.errstate(over="ignore"):
         u = (_draw(xp, seed, 0, m) >> xp.uint64(64 - scale)).astype(xp.int64)

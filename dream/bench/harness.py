@@ -120,16 +120,14 @@ class Placed:
 
     def set(self, name: str, data: np.ndarray):
         a = self.arrays[name]
-        if isinstance(a, Managed) or hasattr(a, "copy_from"):
+        if hasattr(a, "copy_from"):   # a dream array or Managed
             a.copy_from(data)
-        else:
+        else:                         # a CuPy array
             a.set(np.ascontiguousarray(data, dtype=a.dtype))
 
     def get(self, name: str) -> np.ndarray:
         a = self.arrays[name]
-        if isinstance(a, Managed) or hasattr(a, "to_numpy"):
-            return a.to_numpy()
-        return a.get()
+        return a.to_numpy() if hasattr(a, "to_numpy") else a.get()
 
     def args(self, *names):
         return tuple(self.arrays[n] for n in names)
@@ -138,6 +136,18 @@ class Placed:
 def _device(data: np.ndarray):
     import cupy
     return cupy.asarray(data)
+
+
+def pinned_copy(*arrays: np.ndarray):
+    """The arrays one after another in pinned host memory (the source of a
+    chunked baseline's copies, at full PCIe speed)."""
+    from ..runtime.pinned import PinnedBuffer
+    buf = PinnedBuffer(max(1, sum(a.nbytes for a in arrays)))
+    at = 0
+    for a in arrays:
+        buf.bytes[at: at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        at += a.nbytes
+    return buf
 
 
 # -- memory systems -------------------------------------------------------------
@@ -241,7 +251,6 @@ class RawSystem(System):
     """Baselines: `T *` builds, launched through a one-frame dream Runtime."""
 
     def __init__(self, kind: str, device: int = 0):
-        import dream
         self.kind = kind
         self.device = device
         self.rt = raw_runtime(device)

@@ -80,7 +80,7 @@ class Matrix(Workload):
         self.inputs = {v: rng.random(n, dtype=np.float32) for _, v, _ in self.steps
                        if v not in [o for _, _, o in self.steps]}
         self.outputs = [o for _, _, o in self.steps]
-        self._ref = None
+        self._ref = self._pinned = None   # made on first use
 
     def describe(self):
         return {"n": self.n}
@@ -125,12 +125,13 @@ class Matrix(Workload):
         pass over the matrix per kernel unless the whole matrix fits. No
         overlap of copy and compute."""
         import cupy
-        from ..runtime.pinned import PinnedBuffer
-        from .harness import RAW_BUILD
+        from .harness import RAW_BUILD, pinned_copy
         n = self.n
         row_bytes = 4 * n
         block_rows = max(1, min(n, gpu_bytes // row_bytes))
-        host = _pinned_copy(self, PinnedBuffer)
+        if self._pinned is None:
+            self._pinned = pinned_copy(self.A)
+        host = self._pinned
         k = {name: rt_raw.kernel(RAW_BUILD + SOURCE, name) for name in self.kernels}
         vec = {name: cupy.asarray(v) for name, v in self.inputs.items()}
         vec.update({o: cupy.zeros(n, np.float32) for o in self.outputs})
@@ -156,14 +157,6 @@ class Matrix(Workload):
         return seconds, {"bytes_in": copied}, self._wrong({o: vec[o].get() for o in self.outputs})
 
 
-def _pinned_copy(w, PinnedBuffer):
-    """The workload's matrix in pinned host memory (kept for later runs)."""
-    if getattr(w, "_pinned", None) is None:
-        w._pinned = PinnedBuffer(w.A.nbytes)
-        w._pinned.view(np.float32)[:] = w.A.reshape(-1)
-    return w._pinned
-
-
 class VectorAdd(Workload):
     """c = a + b on n float32 (DREAM Listing 1), a thread per element."""
     family = "polybench"
@@ -177,6 +170,7 @@ class VectorAdd(Workload):
         self.a = rng.random(n, dtype=np.float32)
         self.b = rng.random(n, dtype=np.float32)
         self.c = self.a + self.b
+        self._pinned = None
 
     def describe(self):
         return {"n": self.n}
@@ -199,12 +193,9 @@ class VectorAdd(Workload):
         """Blocks of a and b copied in, added, c copied out; a third of the
         device budget per array. No overlap of copy and compute."""
         import cupy
-        from ..runtime.pinned import PinnedBuffer
-        from .harness import RAW_BUILD
-        if getattr(self, "_pinned", None) is None:
-            self._pinned = PinnedBuffer(3 * self.a.nbytes)
-            v = self._pinned.view(np.float32)
-            v[: self.n], v[self.n: 2 * self.n] = self.a, self.b
+        from .harness import RAW_BUILD, pinned_copy
+        if self._pinned is None:   # a, b, then room for c
+            self._pinned = pinned_copy(self.a, self.b, np.zeros_like(self.a))
         host = self._pinned
         k = rt_raw.kernel(RAW_BUILD + SOURCE, "vadd")
         per = max(1, min(self.n, gpu_bytes // 12))

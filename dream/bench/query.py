@@ -49,7 +49,7 @@ import time
 import numpy as np
 
 from . import harness
-from .graphs import mix
+from .graphs import array_module, draw, mix
 
 THRESHOLD = 9000          # seconds: the queries' predicate is trip_seconds > THRESHOLD
 BLOCK = 256
@@ -87,24 +87,9 @@ KERNEL = "taxi_sum"
 
 # -- the synthetic table --------------------------------------------------------
 
-def _xp():
-    from ..runtime.cuda import gpu_status
-    if gpu_status(0)[0] is not None:
-        import cupy
-        return cupy
-    return np
-
-
-def _bits(xp, seed: int, stream: int, idx):
-    """Random uint64 for rows `idx` (uint64) of stream `stream`: the same for a
-    row whatever the chunking, and on NumPy and CuPy."""
-    base = mix(xp, xp.asarray([(seed * 1_000_003 + stream) & ((1 << 64) - 1)], dtype=xp.uint64))
-    return mix(xp, idx ^ base)
-
-
 def _uniform(xp, seed, stream, idx):
     """Uniform float64 in (0, 1]."""
-    return ((_bits(xp, seed, stream, idx) >> xp.uint64(11)) + xp.uint64(1)).astype(xp.float64) \
+    return ((draw(xp, seed, stream, idx) >> xp.uint64(11)) + xp.uint64(1)).astype(xp.float64) \
         * (1.0 / (1 << 53))
 
 
@@ -122,7 +107,7 @@ def _permute(xp, idx, n: int, seed: int):
     bits += bits & 1
     half = xp.uint64(bits // 2)
     mask = xp.uint64((1 << (bits // 2)) - 1)
-    keys = [_bits(np, seed, 100 + r, np.zeros(1, np.uint64))[0] for r in range(4)]
+    keys = [draw(np, seed, 100 + r, np.zeros(1, np.uint64))[0] for r in range(4)]
 
     def feistel(x):
         left, right = x >> half, x & mask
@@ -166,7 +151,7 @@ def _chunk(xp, a: int, b: int, rows: int, n_long: int, seed: int) -> dict:
     u = _uniform(xp, seed, 9, idx)
     tips = xp.where(u < 0.5, 0.0, _cents(xp, fare * (0.15 + 0.05 * (u - 0.5) * 2.0)))
     # extras: 0 for 70 %, else $0.50 .. $5 (airport, extra passengers, ...)
-    kind = _bits(xp, seed, 10, idx)
+    kind = draw(xp, seed, 10, idx)
     amounts = xp.asarray([0.5, 1.0, 1.0, 1.5, 2.0, 2.0, 4.0, 5.0])
     extras = xp.where(_uniform(xp, seed, 11, idx) < 0.7, 0.0,
                       amounts[(kind >> xp.uint64(61)).astype(xp.int64)])
@@ -191,7 +176,7 @@ def taxi_table(rows: int, seed: int = 1, selectivity: float = SELECTIVITY, xp=No
         raise ValueError(f"taxi_table: rows must be >= 1, got {rows}")
     if not 0.0 <= selectivity <= 1.0:
         raise ValueError(f"taxi_table: selectivity must be in [0, 1], got {selectivity}")
-    xp = xp or _xp()
+    xp = xp or array_module()
     n_long = int(round(selectivity * rows))
     out = {name: np.empty(rows, dtype) for name, dtype in COLUMNS.items()}
     with np.errstate(over="ignore"):
@@ -313,14 +298,9 @@ class Columns:
 
     def pinned(self, column: str):
         """`column` in pinned host memory (made once)."""
-        buf = self._pinned.get(column)
-        if buf is None:
-            from ..runtime.pinned import PinnedBuffer
-            data = self.table[column]
-            buf = PinnedBuffer(max(1, data.nbytes))
-            buf.view(data.dtype, data.size)[:] = data
-            self._pinned[column] = buf
-        return buf
+        if column not in self._pinned:
+            self._pinned[column] = harness.pinned_copy(self.table[column])
+        return self._pinned[column]
 
     def release(self, column: str | None = None):
         for name in ([column] if column else list(self._pinned)):

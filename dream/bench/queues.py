@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .cli import common_arguments
-from .transfer import GATHER_BLOCK, fill_pattern, hide_unused, timed, xor_words
+from .transfer import GATHER_BLOCK, fill_pattern, timed, xor_words
 from .transfer_kernels import GATHER, dream_source
 
 DATA, QUEUES = "1GiB", "1,2,4,8,16,32,64,132"
@@ -35,8 +35,7 @@ QUICK_DATA, QUICK_QUEUES = "256MiB", "1,4,16"
 
 
 def add_arguments(p):
-    common_arguments(p, backends="softrnic", xs="3", pages="4KiB", runs=3)
-    hide_unused(p, "systems")   # one baseline, bulk H2D, always measured
+    common_arguments(p, backends="softrnic", xs="3", pages="4KiB", runs=3, systems=None)
     p.add_argument("--queues", default=None,
                    help=f"queue counts, comma-separated (default {QUEUES}; --quick {QUICK_QUEUES})")
     p.add_argument("--queue-memory", default="gpu", choices=("gpu", "host"),

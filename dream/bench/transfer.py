@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .cli import common_arguments
+from .harness import Managed, uvm_fits
 from .transfer_kernels import GATHER, SERIAL, STREAM, dream_source, raw_source
 
 BLOCK = 256
@@ -135,15 +136,11 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results, checks):
                                    "checksum_ok": _checked(zc_gather, sink, checks["gather"])}
 
     # UVM first touch: the host writes every page, then the GPU reads them
-    free, _ = cupy.cuda.runtime.memGetInfo()
-    if nbytes > free // 2:
-        results["uvm_note"] = f"skipped: {nbytes} bytes would not fit comfortably in {free} free"
+    ok, why = uvm_fits(nbytes)
+    if not ok:
+        results["uvm_note"] = why
         return
-    mem = cupy.cuda.malloc_managed(nbytes)
-    import ctypes
-    host = np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(mem.ptr))
-    host[:] = pinned.bytes
-    host_u64 = host.view(np.uint64)
+    mem = Managed(pinned.bytes)
     for name, call, moved in (
             ("uvm_stream", lambda: stream(warps * 32 // BLOCK, BLOCK,
                                           (mem.ptr, np.uint64(n16), np.uint64(per_warp), sink)),
@@ -153,13 +150,13 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results, checks):
              blocks.size * GATHER_BLOCK)):
         ts = []
         for _ in range(reps):
-            host_u64[::512] += np.uint64(1)       # one write per 4 KiB: pages back on the host
+            mem.touch_on_host()
             t = time.perf_counter()
             call()
             ts.append(time.perf_counter() - t)
         t = float(np.median(ts))
         results[name] = {"GBps": moved / t / 1e9, "seconds": t}
-    del host, host_u64, mem
+    del mem
 
 
 def _checked(call, sink, expect) -> bool:
@@ -359,17 +356,8 @@ DATA, NVME_DATA, NVME_PAGES = "8GiB", "2GiB", "4KiB,64KiB"
 QUICK_DATA, QUICK_PAGES, QUICK_NVME_DATA = "512MiB", "4KiB,64KiB", "256MiB"
 
 
-def hide_unused(p, *dests):
-    """Common options an experiment has no use for: accepted, not shown."""
-    import argparse
-    for action in p._actions:
-        if action.dest in dests:
-            action.help = argparse.SUPPRESS
-
-
 def add_arguments(p):
-    common_arguments(p, backends="direct", xs="3", pages=PAGES, runs=3)
-    hide_unused(p, "systems")   # its baselines are fixed: every ratio needs them
+    common_arguments(p, backends="direct", xs="3", pages=PAGES, runs=3, systems=None)
     # None: the full or the --quick default, decided in settings()
     p.set_defaults(page=None)
     p.add_argument("--data", default=None,
