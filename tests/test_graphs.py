@@ -153,3 +153,25 @@ def test_one_source_builds_dream_and_raw(build, layout):
     names = tuple(n for k in KERNEL_NAMES.values() for n in k)
     image, lowered = compile_source(prefix + KERNELS, names, "sm_90", ("DREAM_BACKEND_DIRECT",))
     assert image and set(lowered) == set(names)
+
+
+@pytest.mark.parametrize("cap", [3, 7, 300, 10**9])
+@pytest.mark.parametrize("layout", ["csr", "bcsr"])
+def test_edge_windows_cover_every_edge_once(g, cap, layout):
+    """The chunked baseline's windows: each edge in exactly one window, and
+    each item with an edge in a window among that window's items."""
+    from dream.bench.graph import edge_windows
+    from dream.bench.graphs import balanced
+    starts = g.rowptr if layout == "csr" else balanced(g, 5)[1]
+    wins = edge_windows(starts, cap)
+    seen = np.zeros(g.m, np.int64)
+    for lo, hi, eb, ee in wins:
+        assert 0 < ee - eb <= cap and 0 <= lo <= hi <= starts.size - 1
+        # the kernel's clipped walk of each item
+        first, end = np.maximum(starts[:-1], eb), np.minimum(starts[1:], ee)
+        walks = np.flatnonzero(first < end)
+        assert np.all((lo <= walks) & (walks < hi)), (walks, lo, hi)
+        seen[eb:ee] += 1
+        assert np.sum(end[walks] - first[walks]) == ee - eb
+    assert np.all(seen == 1)
+    assert [w[2] for w in wins] == list(range(0, g.m, cap))

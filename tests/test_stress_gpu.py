@@ -33,6 +33,7 @@ def test_stress_heavy_eviction(backend):
     for name in ("final_a_wrong", "final_b_wrong", "final_w_wrong", "final_h_wrong"):
         assert r[name] == 0, (name, r)
     assert r["verify_owner"] == 0 and r["verify_pin"] == 0, r
-    # the pressure was reached: most ops loaded a page, dirty pages went out
-    assert r["pages_in"] >= r["ops"] // 2 and r["writebacks"] > 0, r
+    # the pressure was reached: a page load for at least every third op
+    # (reads of resident pages no longer reload them), dirty pages went out
+    assert r["pages_in"] >= r["ops"] // 3 and r["writebacks"] > 0, r
     assert r["grid"] * r["block"] > 8 * FRAMES, r

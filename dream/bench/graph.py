@@ -8,12 +8,16 @@ a high-degree vertex is spread over many threads and a warp's lanes read
 adjacent edges). Every array is big (a dream array, or the baseline's memory
 system). Results are checked exactly against SciPy (scipy.sparse.csgraph);
 BFS and SSSP take a different source vertex each run, the same sources for
-every system.
+every system. The chunked baseline streams the edge list through device
+memory in windows (item lists and per-vertex arrays resident), as an
+out-of-core GPU graph code does without UVM.
 
     dream bench graph --graph kron --scale 22 --backend direct,softrnic
     dream bench graph --graph path/to/graph.mtx --kernels bfs,sssp --layouts bcsr
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -25,23 +29,31 @@ INF = np.iinfo(np.int32).max
 
 # ITEMS: the CSR build walks vertex v's list rowptr[v]..rowptr[v + 1]; the
 # Balanced CSR build walks chunk c's cstart[c]..cstart[c + 1] of vertex cvert[c].
+# Both take a window of the edge list (WINDOW): items lo_..n - 1 and edges
+# ebase_..eend_ - 1, col[] holding that window (k counts from ebase_). The
+# dream and in-memory runs pass the whole list; the chunked baseline streams
+# the edges through device memory a window at a time (a vertex whose list
+# spans windows is walked in parts, which BFS, CC and SSSP allow).
 CSR = r'''
 #define ITEMS(v, first, end) \
-    for (unsigned long long v = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
+    for (unsigned long long v = lo_ + blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
          v < n; v += (unsigned long long)gridDim.x * blockDim.x) { \
-        const int first = rowptr[v], end = rowptr[v + 1];
+        const int first = max(rowptr[v], ebase_) - ebase_, end = min(rowptr[v + 1], eend_) - ebase_;
 #define LIST ARR(int) rowptr
 '''
 BCSR = r'''
 #define ITEMS(v, first, end) \
-    for (unsigned long long c_ = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
+    for (unsigned long long c_ = lo_ + blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; \
          c_ < n; c_ += (unsigned long long)gridDim.x * blockDim.x) { \
-        const int v = cvert[c_], first = cstart[c_], end = cstart[c_ + 1];
+        const int v = cvert[c_], first = max(cstart[c_], ebase_) - ebase_, \
+                  end = min(cstart[c_ + 1], eend_) - ebase_;
 #define LIST ARR(int) cvert, ARR(int) cstart
 '''
 
 KERNELS = r'''
-extern "C" __global__ void bfs_step(LIST, ARR(int) col, ARR(int) dist, ARR(int) parent,
+#define WINDOW unsigned long long lo_, int ebase_, int eend_
+
+extern "C" __global__ void bfs_step(LIST, WINDOW, ARR(int) col, ARR(int) dist, ARR(int) parent,
                                     int level, unsigned long long n, int *changed) {
     ITEMS(v, first, end)
         if (dist[v] != level) continue;
@@ -56,7 +68,7 @@ extern "C" __global__ void bfs_step(LIST, ARR(int) col, ARR(int) dist, ARR(int) 
     }
 }
 
-extern "C" __global__ void cc_hook(LIST, ARR(int) col, ARR(int) comp, unsigned long long n,
+extern "C" __global__ void cc_hook(LIST, WINDOW, ARR(int) col, ARR(int) comp, unsigned long long n,
                                    int *changed) {
     ITEMS(v, first, end)
         for (int k = first; k < end; k++) {
@@ -84,7 +96,7 @@ extern "C" __global__ void cc_shortcut(ARR(int) comp, unsigned long long nv) {
 
 /* a vertex whose distance fell in round r is relaxed in round r + 1: a
    lowering after its thread read active[v] sets it again for the next round */
-extern "C" __global__ void sssp_step(LIST, ARR(int) col, ARR(int) w, ARR(int) dist,
+extern "C" __global__ void sssp_step(LIST, WINDOW, ARR(int) col, ARR(int) w, ARR(int) dist,
                                      ARR(int) active, int round, unsigned long long n,
                                      int *changed) {
     ITEMS(v, first, end)
@@ -157,11 +169,20 @@ def pick_source(g: Graph, seed: int = 1) -> int:
 
 
 class Refs:
-    """A graph's references, computed once and shared by its workloads."""
+    """A graph's references and the pinned copies of its edge arrays (the
+    chunked baseline's source), made once and shared by its workloads."""
 
     def __init__(self, g: Graph, w: np.ndarray | None):
         self.g, self.w = g, w
         self._cache: dict = {}
+        self._pinned: dict = {}
+
+    def pinned(self, name: str):
+        """col or w in pinned host memory."""
+        if name not in self._pinned:
+            from .harness import pinned_copy
+            self._pinned[name] = pinned_copy(self.g.col if name == "col" else self.w)
+        return self._pinned[name]
 
     def get(self, kernel: str, source: int) -> np.ndarray:
         key = (kernel, None if kernel == "cc" else source)
@@ -225,29 +246,89 @@ class GraphWorkload(Workload):
         other[s] = s if self.kernel == "bfs" else 0   # parent of the source / active in round 0
         run.set("parent" if self.kernel == "bfs" else "active", other)
 
-    def _list_args(self, run):
-        return run.args("rowptr") if self.layout == "csr" else run.args("cvert", "cstart")
+    def starts(self) -> np.ndarray:
+        """Where each item's edges start in col, and the end of the last."""
+        return self.g.rowptr if self.layout == "csr" else self.cstart
 
-    def launch(self, run, i):
-        grid = max(1, -(-self.items // BLOCK))
-        items = np.uint64(self.items)
-        lists = self._list_args(run)
+    def _rounds(self, k, a, i, windows, bring=None) -> dict:
+        """Rounds until nothing changes; each round runs the step kernel
+        over every window (lo, hi, ebase, eend) of the edge list in turn,
+        after bring(j) for window j when given. `a` maps array names to
+        kernel arguments."""
+        lists = (a["rowptr"],) if self.layout == "csr" else (a["cvert"], a["cstart"])
         it = 0
         while True:
             self.changed.fill(0)
-            if self.kernel == "bfs":
-                run.k["bfs_step"](grid, BLOCK, (*lists, run["col"], run["dist"], run["parent"],
-                                                np.int32(it), items, self.changed))
-            elif self.kernel == "sssp":
-                run.k["sssp_step"](grid, BLOCK, (*lists, run["col"], run["w"], run["dist"],
-                                                 run["active"], np.int32(it), items, self.changed))
-            else:
-                run.k["cc_hook"](grid, BLOCK, (*lists, run["col"], run["comp"], items, self.changed))
-                run.k["cc_shortcut"](max(1, -(-self.g.n // BLOCK)), BLOCK,
-                                     (run["comp"], np.uint64(self.g.n)))
+            for j, (lo, hi, eb, ee) in enumerate(windows):
+                if bring is not None:
+                    bring(j)
+                grid = max(1, -(-(hi - lo) // BLOCK))
+                win = (*lists, np.uint64(lo), np.int32(eb), np.int32(ee))
+                if self.kernel == "bfs":
+                    k["bfs_step"](grid, BLOCK, (*win, a["col"], a["dist"], a["parent"],
+                                                np.int32(it), np.uint64(hi), self.changed))
+                elif self.kernel == "sssp":
+                    k["sssp_step"](grid, BLOCK, (*win, a["col"], a["w"], a["dist"], a["active"],
+                                                 np.int32(it), np.uint64(hi), self.changed))
+                else:
+                    k["cc_hook"](grid, BLOCK, (*win, a["col"], a["comp"], np.uint64(hi),
+                                               self.changed))
+            if self.kernel == "cc":
+                k["cc_shortcut"](max(1, -(-self.g.n // BLOCK)), BLOCK, (a["comp"], np.uint64(self.g.n)))
             it += 1
             if int(self.changed.get()[0]) == 0:
                 return {"iterations": it, "source": None if self.kernel == "cc" else self.source_of(i)}
+
+    def launch(self, run, i):
+        return self._rounds(run.k, run, i, [(0, self.items, 0, self.g.m)])
+
+    chunked_label = "edge windows streamed"
+
+    def chunked(self, gpu_bytes, i, rt_raw):
+        """Edge-list streaming (manual partitioning): the item lists and the
+        per-vertex arrays resident in device memory, the rest of the budget
+        a window of col (and w) that each round fills in turn from pinned
+        memory, then runs the step kernel over the items of that window. One
+        window (x = 0): the edges are copied once. No overlap of copy and
+        compute, no skipping of windows without active vertices."""
+        import cupy
+        from .harness import RAW_BUILD
+        g = self.g
+        parts = {n: a for n, a in self.arrays().items() if n not in ("col", "w")}
+        per_edge = 8 if self.kernel == "sssp" else 4
+        resident = sum(a.data.nbytes for a in parts.values())
+        cap = min(g.m, (gpu_bytes - resident) // per_edge)
+        if cap < 1:
+            return (f"skipped: the resident item and vertex arrays ({resident:,} bytes) leave "
+                    f"no room for edges in {gpu_bytes:,} bytes")
+        windows = edge_windows(self.starts(), cap)
+        host = [self.refs.pinned("col")] + ([self.refs.pinned("w")] if self.kernel == "sssp" else [])
+        bufs = [cupy.empty(cap, np.int32) for _ in host]
+        k = {name: rt_raw.kernel(RAW_BUILD + self.source, name) for name in self.kernels}
+        copied = 0
+
+        def bring(j):
+            nonlocal copied
+            _, _, eb, ee = windows[j]
+            for src, dst in zip(host, bufs):
+                cupy.cuda.runtime.memcpy(dst.data.ptr, src.host_ptr + 4 * eb, 4 * (ee - eb), 1)
+                copied += 4 * (ee - eb)
+
+        placed = _Start({n: a.data for n, a in parts.items()})
+        self.reset(placed, i)
+        t = time.perf_counter()
+        dev = {n: cupy.asarray(v) for n, v in placed.data.items()}
+        dev["col"] = bufs[0]
+        if self.kernel == "sssp":
+            dev["w"] = bufs[1]
+        if len(windows) == 1:
+            bring(0)
+            extra = self._rounds(k, dev, i, windows)
+        else:
+            extra = self._rounds(k, dev, i, windows, bring)
+        seconds = time.perf_counter() - t
+        got = {n: v.get() for n, v in dev.items() if n not in ("col", "w")}
+        return seconds, {**extra, "windows": len(windows), "bytes_in": copied}, self.errors(got, i)
 
     def errors(self, run, i):
         s = self.source_of(i)
@@ -257,6 +338,31 @@ class GraphWorkload(Workload):
         if self.kernel == "cc":
             return {"wrong_label": int(np.count_nonzero(run.get("comp") != ref))}
         return {"wrong_dist": int(np.count_nonzero(run.get("dist") != ref))}
+
+
+def edge_windows(starts: np.ndarray, cap: int) -> list[tuple[int, int, int, int]]:
+    """The edge list cut into windows of `cap` edges: (lo, hi, ebase, eend),
+    items lo..hi - 1 being those whose edges starts[i]..starts[i + 1] - 1
+    meet edges ebase..eend - 1 (items without edges may be left out)."""
+    starts = np.asarray(starts, np.int64)
+    m = int(starts[-1])
+    out = []
+    for eb in range(0, m, cap):
+        ee = min(m, eb + cap)
+        out.append((int(np.searchsorted(starts[1:], eb, "right")),
+                    int(np.searchsorted(starts[:-1], ee, "left")), eb, ee))
+    return out or [(0, 0, 0, 0)]
+
+
+class _Start:
+    """The start values of a chunked run's resident arrays (reset() writes
+    them through set(), as it does on a Placed workload)."""
+
+    def __init__(self, data: dict):
+        self.data = {n: np.array(v) for n, v in data.items()}
+
+    def set(self, name, value):
+        self.data[name] = np.asarray(value)
 
 
 def make_graph(spec: str, scale: int, edge_factor: int, seed: int) -> Graph:
@@ -278,7 +384,7 @@ def workloads(g: Graph, kernels, layouts, chunk: int = 32, seed: int = 1):
 
 def add_arguments(p):
     from .cli import common_arguments
-    common_arguments(p, systems="dream,in_memory,uvm,uvm_rm")
+    common_arguments(p)
     p.add_argument("--graph", default="kron",
                    help="kron, urand (generated: --scale, --edge-factor, --seed) or a .mtx / "
                    "edge-list file, comma-separated")
@@ -291,7 +397,6 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    import time
     from .cli import plan_from
     from .harness import run_experiment
     plan = plan_from(args)

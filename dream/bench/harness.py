@@ -87,9 +87,10 @@ class Workload:
         """Counts of wrong results of run i, all zero when exact."""
         raise NotImplementedError
 
-    def chunked(self, gpu_bytes: int, i: int, rt_raw) -> tuple[float, dict, dict] | None:
+    def chunked(self, gpu_bytes: int, i: int, rt_raw) -> tuple[float, dict, dict] | str | None:
         """Manual partitioning in `gpu_bytes` of device memory: (seconds,
-        extra, errors), or None where the workload has none."""
+        extra, errors); a str saying why it cannot run in that budget; None
+        where the workload has none."""
         return None
 
     def derive(self, row: dict) -> dict:
@@ -240,8 +241,7 @@ class DreamSystem(System):
     def counters(self):
         s = self.rt.stats()
         return {"pages_in": s.pages_in, "evictions": s.evictions, "writebacks": s.writebacks,
-                "bytes_in": s.bytes_in, "bytes_out": s.bytes_out, "faults": s.faults,
-                "hits": s.hits}
+                "bytes_in": s.bytes_in, "bytes_out": s.bytes_out, "faults": s.faults}
 
     def close(self):
         self.rt.close()
@@ -422,9 +422,9 @@ def run_workload(w: Workload, plan: Plan, log=print, progress=None) -> list[dict
             for x in plan.xs:
                 budget = ring_bytes(data, x, 4096)
                 got = [w.chunked(budget, i, rt_raw) for i in range(plan.runs)]
-                if got[0] is None:
-                    emit({"system": "chunked", "x": x, "skipped": "no manual partitioning for "
-                          "this workload (irregular accesses)"})
+                if got[0] is None or isinstance(got[0], str):
+                    emit({"system": "chunked", "x": x, "skipped": got[0] or "no manual "
+                          "partitioning for this workload"})
                     continue
                 runs = [{"seconds": s, **extra, **err} for s, extra, err in got]
                 emit({"system": "chunked", "label": w.chunked_label, "x": x, "ring_bytes": budget,

@@ -28,6 +28,7 @@ PTR = np.dtype([
 PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3
 PTE_STATE_MASK = 3
 PTE_FRAME_SHIFT = 2
+PTE_GEN_SHIFT = 32
 FRAME_NONE = (1 << 30) - 1
 MAX_FRAMES = FRAME_NONE
 REF_LOCKED = -0x40000000
@@ -42,9 +43,9 @@ WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page",
               WAIT_COMPLETION: "the completion of a transport request"}
 
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
-COUNTERS = ("hits", "faults", "pages_in", "evictions", "writebacks", "bytes_in",
+COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
             "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced",
-            "verify_owner", "verify_pin")
+            "retries", "verify_owner", "verify_pin")
 NCOUNTERS = 16
 COUNTER_SHARDS = 256
 
@@ -57,7 +58,7 @@ def constants() -> dict:
         "DREAM_PTE_INVALID": PTE_INVALID, "DREAM_PTE_LOADING": PTE_LOADING,
         "DREAM_PTE_VALID": PTE_VALID, "DREAM_PTE_EVICTING": PTE_EVICTING,
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
-        "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
+        "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,

@@ -39,7 +39,7 @@ class DreamArray:
         self.nbytes = self.size * dtype.itemsize
         self.n_pages = -(-self.nbytes // rt.page_size)
         import cupy
-        self.pte = cupy.zeros(self.n_pages, dtype=np.uint32)
+        self.pte = cupy.zeros(self.n_pages, dtype=np.uint64)
         self._freed = False
 
     def __len__(self):

@@ -11,8 +11,9 @@ from . import abi
 
 @dataclass
 class Stats:
-    hits: int = 0          # warp-group accesses that found their page resident
-    faults: int = 0        # warp-group accesses that found it absent
+    faults: int = 0        # warp-group accesses that found their page absent (accesses
+                           # that find it resident are not counted: it would cost more
+                           # than the access)
     pages_in: int = 0      # pages loaded into frames
     evictions: int = 0     # resident pages dropped from their frame
     writebacks: int = 0    # dirty frames written to the backing store
@@ -23,6 +24,7 @@ class Stats:
     requests: int = 0      # transport requests posted
     frame_skips: int = 0   # pinned frames the ring cursor passed over
     coalesced: int = 0     # faults served by another warp's load
+    retries: int = 0       # optimistic reads whose page left its frame under them
     verify_owner: int = 0  # -DDREAM_VERIFY: accesses whose frame held another page after them
     verify_pin: int = 0    # -DDREAM_VERIFY: accesses whose frame was not pinned after them
     transport: dict = field(default_factory=dict)  # the backend's host-side counters
@@ -32,11 +34,6 @@ class Stats:
         total = shards.reshape(abi.COUNTER_SHARDS, abi.NCOUNTERS).sum(axis=0, dtype=np.uint64)
         return cls(**{name: int(total[i]) for i, name in enumerate(abi.COUNTERS)},
                    transport=dict(transport))
-
-    @property
-    def hit_rate(self) -> float:
-        n = self.hits + self.faults
-        return self.hits / n if n else 0.0
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}

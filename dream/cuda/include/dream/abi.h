@@ -6,8 +6,12 @@
 #pragma once
 #include "dream/stdint.h"
 
-/* Page-table entry, one uint32 per virtual page: state in the low two bits,
- * a frame index above. Changed only by atomics; fault.cuh gives the protocol.
+/* Page-table entry, one uint64 per virtual page: state in the low two bits,
+ * a frame index above them, and in the high 32 bits the page's generation,
+ * which each publication of a load increments: an entry read twice is the
+ * same only if the page stayed in that frame in between (an optimistic
+ * read's check, fault.cuh). Changed only by atomics; fault.cuh gives the
+ * protocol.
  *   INVALID            not resident: any leader may claim it
  *   LOADING | frame    claimed by a leader; frame is DREAM_FRAME_NONE until the
  *                      leader holds a frame, then the frame being filled
@@ -19,6 +23,7 @@
 #define DREAM_PTE_EVICTING 3u
 #define DREAM_PTE_STATE_MASK 3u
 #define DREAM_PTE_FRAME_SHIFT 2
+#define DREAM_PTE_GEN_SHIFT 32
 #define DREAM_FRAME_NONE ((1u << 30) - 1u)
 #define DREAM_MAX_FRAMES DREAM_FRAME_NONE
 
@@ -48,28 +53,30 @@
 #define DREAM_WAIT_QUEUE 3u      /* a free queue slot */
 #define DREAM_WAIT_COMPLETION 4u /* the completion of a posted request */
 
-/* Counters, DREAM_NCOUNTERS uint64 per shard; shards spread atomics over SMs. */
-#define DREAM_C_HITS 0        /* warp-group accesses to a resident page */
-#define DREAM_C_FAULTS 1      /* warp-group accesses that found the page absent */
-#define DREAM_C_PAGES_IN 2    /* pages loaded into frames */
-#define DREAM_C_EVICTIONS 3   /* resident pages dropped from their frame */
-#define DREAM_C_WRITEBACKS 4  /* dirty frames written to the backing store */
-#define DREAM_C_BYTES_IN 5
-#define DREAM_C_BYTES_OUT 6
-#define DREAM_C_WAIT_NS 7     /* time warp groups spent resolving faults */
-#define DREAM_C_DOORBELLS 8   /* doorbell writes (queue transports) */
-#define DREAM_C_REQUESTS 9    /* transport requests posted */
-#define DREAM_C_FRAME_SKIPS 10 /* ring frames skipped because they were pinned */
-#define DREAM_C_COALESCED 11  /* faults served by another warp's load */
-/* -DDREAM_VERIFY only: accesses that found, after the access, their frame
-   owned by another page, or not pinned (fault.cuh) */
+/* Counters, DREAM_NCOUNTERS uint64 per shard; shards spread atomics over SMs.
+ * Accesses that find their page resident are not counted: a count per
+ * access would cost more than the access. */
+#define DREAM_C_FAULTS 0      /* warp-group accesses that found the page absent */
+#define DREAM_C_PAGES_IN 1    /* pages loaded into frames */
+#define DREAM_C_EVICTIONS 2   /* resident pages dropped from their frame */
+#define DREAM_C_WRITEBACKS 3  /* dirty frames written to the backing store */
+#define DREAM_C_BYTES_IN 4
+#define DREAM_C_BYTES_OUT 5
+#define DREAM_C_WAIT_NS 6     /* time warp groups spent resolving faults */
+#define DREAM_C_DOORBELLS 7   /* doorbell writes (queue transports) */
+#define DREAM_C_REQUESTS 8    /* transport requests posted */
+#define DREAM_C_FRAME_SKIPS 9 /* ring frames skipped because they were pinned */
+#define DREAM_C_COALESCED 10  /* faults served by another warp's load */
+#define DREAM_C_RETRIES 11    /* optimistic reads whose page moved under them */
+/* -DDREAM_VERIFY only: pinned accesses that found, after the access, their
+   frame owned by another page, or not pinned (fault.cuh) */
 #define DREAM_C_VERIFY_OWNER 12
 #define DREAM_C_VERIFY_PIN 13
 #define DREAM_NCOUNTERS 16
 #define DREAM_COUNTER_SHARDS 256
 
 typedef struct dream_array_desc {
-    uint32_t *pte;      /* n_pages entries, device memory */
+    uint64_t *pte;      /* n_pages entries, device memory */
     uint64_t n_elems;
     uint64_t n_pages;
     uint64_t backing;   /* direct: device-visible pinned host address of page 0;
@@ -114,7 +121,7 @@ typedef struct dream_rt_state {
 /* The kernel argument behind every dream_ptr<T>, passed by value. */
 typedef struct dream_ptr_abi {
     dream_rt_state *rt;
-    uint32_t *pte;
+    uint64_t *pte;
     uint64_t n;
     uint32_t page_shift;
     uint32_t slot;

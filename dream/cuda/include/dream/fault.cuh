@@ -1,27 +1,38 @@
 /* Page table + frame ring + fault path (DREAM section 3.3), and the protocol
  * that keeps them consistent under any interleaving.
  *
- * An access pins the frame of its page for exactly as long as the access
- * runs. Lanes of a warp on the same page elect one leader, which pins the
- * resident frame or resolves the fault; leaders of different warps race on
- * the page-table entry with a CAS and exactly one loads the page.
+ * The hit path. A read is optimistic and takes no atomic: the lane reads its
+ * page's entry, the element from the entry's frame, then the entry again;
+ * the same entry twice (its generation counts the page's loads) means the
+ * frame held the page throughout (O5). Each lane translates on its own, so
+ * a warp reading 32 pages does it in one pass, and lanes on one page share
+ * the entry's cache line. A write, read-modify-write or atomic pins the
+ * frame instead: lanes on one page elect a leader (match_any), every leader
+ * of the warp pins at once (O2), the lanes access, the leaders unpin (O3).
+ * Whatever is left (a page not resident, a read that saw its page move, a
+ * failed pin) takes the slow path: the warp's remaining pages one at a time,
+ * the page's leader pins it or faults it in with the whole warp's help;
+ * leaders of different warps race on the page-table entry with a CAS and
+ * exactly one loads the page.
  *
- * Who writes what (all at GPU scope; "acquire"/"release" are PTX's)
+ * Who writes what (all at GPU scope; "acquire"/"release" are PTX's). An
+ * entry is (state, frame, generation g); only the one holder of a
+ * transition writes it, so each knows g:
  *
  *   pte[p]   only by atomics or by the one leader that owns the transition:
- *     INVALID      -> LOADING|NONE  the leader that claims p (CAS; the acquire
- *                                   is the fence of the frame lock after it)
- *     LOADING|NONE -> INVALID       that leader, when no frame was free
- *     LOADING|NONE -> LOADING|f     that leader, holding f locked and emptied
- *     LOADING|f    -> VALID|f       that leader, once f holds p's data
- *     LOADING|f    -> INVALID       that leader, when the load failed
- *     VALID|f      -> INVALID       the holder of f's lock, evicting clean p
- *     VALID|f      -> EVICTING|f    the same for dirty p (CAS: must be VALID|f)
- *     EVICTING|f   -> INVALID       after the write-back completed
- *     EVICTING|f   -> VALID|f       when the write-back failed
- *   ref[f]   pins (+1/-1 by any leader) plus DREAM_REF_LOCKED while a leader
- *            holds f to evict and refill it; the lock is taken by CAS 0 ->
- *            LOCKED (then an acquire fence) only, and dropped by adding
+ *     INVALID|g      -> LOADING|NONE|g  the leader that claims p (CAS; the
+ *                                   acquire is the fence of the frame lock after it)
+ *     LOADING|NONE|g -> INVALID|g     that leader, when no frame was free
+ *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
+ *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
+ *     LOADING|f|g    -> INVALID|g     that leader, when the load failed
+ *     VALID|f|g      -> INVALID|g     the holder of f's lock, evicting clean p
+ *     VALID|f|g      -> EVICTING|f|g  the same for dirty p (CAS: must be VALID|f)
+ *     EVICTING|f|g   -> INVALID|g     after the write-back completed
+ *     EVICTING|f|g   -> VALID|f|g     when the write-back failed (f unchanged)
+ *   ref[f]   pins (+n/-1 by any leader or lane) plus DREAM_REF_LOCKED while a
+ *            leader holds f to evict and refill it; the lock is taken by CAS
+ *            0 -> LOCKED (then an acquire fence) only, and dropped by adding
  *            -LOCKED (+1 when the leader keeps a pin for its own access).
  *   owner[f] only by the lock holder; read by lock holders (and maintenance).
  *   dirty[f] set by pinned writers before their unpin; cleared by the lock
@@ -31,19 +42,23 @@
  * Invariants
  *   I1  A page is in at most one frame: it is claimed only when INVALID and
  *       becomes INVALID only once no frame holds it (after its write-back).
- *   I2  While f is unlocked, owner[f] == p  <=>  pte[p] == VALID|f: both are
- *       set by the lock holder before it unlocks, and an evictor changes both
- *       only while holding the lock.
+ *   I2  While f is unlocked, owner[f] == p  <=>  pte[p] == VALID|f|*: both
+ *       are set by the lock holder before it unlocks, and an evictor changes
+ *       both only while holding the lock.
  *   I3  f's data changes only under f's lock or by its pinned accesses, and f
  *       is locked only while ref[f] == 0, so never under a pin.
+ *   I4  An entry never takes a value twice while its page is out of the
+ *       frame in between: leaving VALID|f|g for INVALID, the page comes back
+ *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads of one
+ *       page, far beyond any single access).
  *
  * Orders, each a release observed by an acquire
  *   O1  Publish: the loader's transport fences the page's data and every
- *       earlier write (victim's entry, owner); then pte[p] = VALID|f, then the
- *       unlock. Whoever observes either one sees the data; the loader keeps a
- *       pin, whose release (O3) follows the entry, so no later lock of f can
- *       miss it.
- *   O2  Pin: e = pte[p] (VALID|f); old = atom.add.acquire(ref[f], 1); then
+ *       earlier write (victim's entry, owner); then pte[p] = VALID|f|g+1,
+ *       then the unlock. Whoever observes either one sees the data; the
+ *       loader keeps a pin, whose release (O3) follows the entry, so no later
+ *       lock of f can miss it.
+ *   O2  Pin: e = pte[p] (VALID|f|g); old = atom.add.acquire(ref[f], n); then
  *       pte[p] again. Pinned iff old >= 0 and the entry is still e. old >= 0
  *       means the add follows f's last unlock in ref[f]'s order, and no lock
  *       can follow it until the unpin (I3). The acquire reads from that
@@ -54,33 +69,50 @@
  *   O3  Unpin: the group's accesses, __syncwarp (orders the peers' accesses
  *       before the leader's), dirty[f] = 1 for writes, red.add.release(ref[f],
  *       -1). The next lock's CAS reads 0 only from such a release (or a later
- *       one) and is followed by an acquire fence, so every read of f is
- *       complete before f is refilled, and every write and its dirty mark are
- *       visible to the write-back. The leader's pin is passed to its peers the
- *       same way: __syncwarp after it.
+ *       one) and is followed by an acquire fence, so every pinned access of f
+ *       is complete before f is refilled, and every write and its dirty mark
+ *       are visible to the write-back. The leader's pin is passed to its peers
+ *       the same way: __syncwarp after it.
  *   O4  Evict: the lock holder changes the victim's entry away from VALID|f
- *       before it touches f's data; a write-back completes (the transport
- *       fences it to the backing store) before the entry becomes INVALID, so
- *       the next claim of the victim (CAS, then the fence of its frame lock)
- *       reads what was written.
+ *       and fences (fence.acq_rel) before anyone touches f's data (its peers
+ *       after the warp's next collective, the queue engines after the
+ *       request is posted); a write-back completes (the transport fences it
+ *       to the backing store) before the entry becomes INVALID, so the next
+ *       claim of the victim (CAS, then the fence of its frame lock) reads what
+ *       was written.
+ *   O5  Optimistic read: e = ld.acquire(pte[p]) (VALID|f|g); v = the element
+ *       of f, by an acquire load (16-byte elements: a load, then
+ *       fence.acq_rel); e' = pte[p]; v is p's iff e' == e. The first
+ *       acquire orders the element's load after the entry, which O1
+ *       published after the data; the second orders the re-read after the
+ *       element's load. If the load saw anything written to f after p left
+ *       it, the entry had changed before (O4), so the re-read sees a
+ *       different entry: another state, or by I4 another generation. The
+ *       frame's data is read and written by plain (weak) accesses: the
+ *       argument is the operational one PTX gives fences and acquire loads
+ *       (every earlier access of the thread performed before any later one),
+ *       the one a GPU seqlock relies on. A failed read retries pinned (the
+ *       slow path), so it is made at most twice.
  *
  * Progress (no livelock under heavy eviction)
- *   A leader that finds pte[p] == LOADING|f pins f ahead of the load (the
+ *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
  *   same add + re-check as O2, accepting LOADING|f while f is still locked);
  *   its pin survives the unlock, so f cannot be taken again before it has
  *   made its access: every warp that asked for a page while it loaded gets
- *   it. It then waits for VALID|f with ld.acquire (O1), or for INVALID (the
- *   load failed: unpin, start over). Such a pin is on a frame that is locked
- *   anyway, and its holder waits for nothing but that frame's load.
+ *   it. It then waits for VALID|f|g+1 with ld.acquire (O1), or for INVALID
+ *   (the load failed: unpin, start over). Such a pin is on a frame that is
+ *   locked anyway, and its holder waits for nothing but that frame's load.
  *
- * No lane holds a pin while it waits for anything else (one page at a time,
- * pin, access, unpin), so any launch shape runs on any ring: a leader that
- * finds no unpinned frame within DREAM_RING_TRIES ring tickets gives its
- * claim back and retries, holding nothing. (This is why a function run under
- * a pin, dream_ptr::rmw's, must not access dream arrays itself.) Every wait
- * is bounded (dream_wait_step): a fault that sees its page's entry unchanged
- * for the runtime's timeout ends the kernel with an error naming what it
- * waited for. */
+ * No lane holds a pin while it waits for anything else (the fast path pins
+ * only resident pages and unpins before the slow path; the slow path takes
+ * one page at a time: pin, access, unpin), so any launch shape runs on any
+ * ring: a leader that finds no unpinned frame within DREAM_RING_TRIES ring
+ * tickets gives its claim back and retries, holding nothing. (This is why a
+ * function run under a pin, dream_ptr::rmw's, must not access dream arrays
+ * itself.)
+ * Every wait is bounded (dream_wait_step): a fault that sees its page's
+ * entry unchanged for the runtime's timeout ends the kernel with an error
+ * naming what it waited for. */
 #pragma once
 #include "dream/transport.cuh"
 
@@ -89,37 +121,68 @@
    leaders spinning faster saturate the head cursor's atomics (6x slower) */
 #define DREAM_FRAME_BACKOFF 1000
 
-__device__ __forceinline__ uint32_t dream_pte(uint32_t state, uint32_t frame)
+/* Frame data is read and written at L2 (ld/st .cg): a frame is refilled with
+ * another page while the kernel runs, and an SM's L1 would keep the old one. */
+template <int N> struct dream_bits_t;
+template <> struct dream_bits_t<1> { typedef unsigned char type; };
+template <> struct dream_bits_t<2> { typedef unsigned short type; };
+template <> struct dream_bits_t<4> { typedef unsigned int type; };
+template <> struct dream_bits_t<8> { typedef unsigned long long type; };
+template <> struct dream_bits_t<16> { typedef uint4 type; };
+
+template <class T> __device__ __forceinline__ T dream_ld(const T *p)
 {
-    return state | (frame << DREAM_PTE_FRAME_SHIFT);
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    const B b = __ldcg((const B *)p);
+    T v;
+    memcpy(&v, &b, sizeof(T));
+    return v;
 }
 
-__device__ __forceinline__ uint32_t dream_pte_frame(uint32_t e)
+template <class T> __device__ __forceinline__ void dream_st(T *p, T v)
 {
-    return e >> DREAM_PTE_FRAME_SHIFT;
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    B b;
+    memcpy(&b, &v, sizeof(T));
+    __stcg((B *)p, b);
 }
 
-__device__ __forceinline__ uint32_t dream_pte_state(uint32_t e)
+__device__ __forceinline__ uint64_t dream_pte(uint32_t state, uint32_t frame, uint32_t gen)
 {
-    return e & DREAM_PTE_STATE_MASK;
+    return state | ((uint64_t)frame << DREAM_PTE_FRAME_SHIFT) | ((uint64_t)gen << DREAM_PTE_GEN_SHIFT);
 }
 
-/* O2. Pins the frame of entry `e` of `pte` (VALID|f: a resident page;
- * LOADING|f: a page being loaded, see Progress). Returns the frame, or -1
- * with `e` set to the entry seen afterwards. */
-__device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint32_t *pte, uint32_t &e)
+__device__ __forceinline__ uint32_t dream_pte_frame(uint64_t e)
+{
+    return (uint32_t)(e >> DREAM_PTE_FRAME_SHIFT) & DREAM_FRAME_NONE;
+}
+
+__device__ __forceinline__ uint32_t dream_pte_state(uint64_t e)
+{
+    return (uint32_t)e & DREAM_PTE_STATE_MASK;
+}
+
+__device__ __forceinline__ uint32_t dream_pte_gen(uint64_t e)
+{
+    return (uint32_t)(e >> DREAM_PTE_GEN_SHIFT);
+}
+
+/* O2. Pins the frame of entry `e` of `pte` `n` times (VALID|f: a resident
+ * page; LOADING|f: a page being loaded, see Progress). Returns the frame, or
+ * -1 with `e` set to the entry seen afterwards. */
+__device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint64_t *pte, uint64_t &e, int32_t n = 1)
 {
     const uint32_t f = dream_pte_frame(e);
-    const int32_t old = dream_add_acquire(&rt->ref[f], 1);
-    const uint32_t now = dream_ld_relaxed(pte);
+    const int32_t old = dream_add_acquire(&rt->ref[f], n);
+    const uint64_t now = dream_ld_relaxed(pte);
     if (now == e && (old >= 0 || dream_pte_state(e) == DREAM_PTE_LOADING))
         return (int)f;
-    atomicSub(&rt->ref[f], 1); /* nothing was accessed: no order needed */
+    atomicSub(&rt->ref[f], n); /* nothing was accessed: no order needed */
     e = now;
     return -1;
 }
 
-/* O3. The group's accesses are complete (after __syncwarp). */
+/* O3. The accesses under the pin are complete (after __syncwarp for a group). */
 __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool write)
 {
     if (write)
@@ -148,16 +211,25 @@ __device__ inline int dream_ring_take(dream_rt_state *rt)
     return -1;
 }
 
+/* owner[f]: (array slot, page) of the page f holds */
 __device__ __forceinline__ uint64_t dream_owner(uint32_t slot, uint64_t page)
 {
     return ((uint64_t)slot << DREAM_OWNER_PAGE_BITS) | page;
 }
 
-__device__ __forceinline__ uint32_t *dream_victim_pte(const dream_rt_state *rt, uint64_t owner)
+__device__ __forceinline__ uint32_t dream_owner_slot(uint64_t owner)
 {
-    const uint32_t slot = (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
-    const uint64_t page = owner & ((1ull << DREAM_OWNER_PAGE_BITS) - 1);
-    return rt->arrays[slot].pte + page;
+    return (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
+}
+
+__device__ __forceinline__ uint64_t dream_owner_page(uint64_t owner)
+{
+    return owner & ((1ull << DREAM_OWNER_PAGE_BITS) - 1);
+}
+
+__device__ __forceinline__ uint64_t *dream_owner_pte(const dream_rt_state *rt, uint64_t owner)
+{
+    return rt->arrays[dream_owner_slot(owner)].pte + dream_owner_page(owner);
 }
 
 /* Ends a lock; the transport's fence has ordered the frame's data before.
@@ -176,9 +248,9 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
  * page and returns the frame it pinned, or -1 after recording an error. `e`
  * is the entry the fast path saw. */
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
-                                        unsigned mask, bool need, uint32_t e)
+                                        unsigned mask, bool need, uint64_t e)
 {
-    uint32_t *pte = p.pte + page;
+    uint64_t *pte = p.pte + page;
     int frame = -1;
     bool done = !need, loaded = false;
     uint32_t where = DREAM_WAIT_PAGE;
@@ -190,18 +262,20 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     while (__any_sync(mask, !done)) {
         bool do_wb = false, do_rd = false, moved = false;
         dream_io_req wb = {}, rd = {};
-        uint32_t *vpte = nullptr;
+        uint64_t *vpte = nullptr, ve = 0;
         if (!done) {
-            const uint32_t st = dream_pte_state(e), f = dream_pte_frame(e);
+            const uint32_t st = dream_pte_state(e), f = dream_pte_frame(e), g = dream_pte_gen(e);
             if (frame >= 0) {
-                /* pinned ahead of a load (Progress): wait for its end */
-                e = dream_ld_acquire(pte);
-                if (e == dream_pte(DREAM_PTE_VALID, (uint32_t)frame)) {
+                /* pinned ahead of a load (Progress; e is its LOADING|f|g):
+                   wait for the load's end */
+                const uint64_t now = dream_ld_acquire(pte);
+                if (now == dream_pte(DREAM_PTE_VALID, (uint32_t)frame, g + 1)) {
                     done = true;
-                } else if (e != dream_pte(DREAM_PTE_LOADING, (uint32_t)frame)) {
+                } else if (now != e) {
                     atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
                     frame = -1;
                     moved = true;
+                    e = now;
                 }
                 where = DREAM_WAIT_PAGE;
             } else if (st == DREAM_PTE_VALID || (st == DREAM_PTE_LOADING && f != DREAM_FRAME_NONE)) {
@@ -212,15 +286,17 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                 }
                 where = DREAM_WAIT_PAGE;
             } else if (st == DREAM_PTE_INVALID) {
-                const uint32_t seen = atomicCAS(pte, e, dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE));
+                const uint64_t claim = dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE, g);
+                const uint64_t seen = atomicCAS((unsigned long long *)pte, e, claim);
                 if (seen != e) {
                     e = seen;
                     moved = true;
                 } else {
+                    e = claim;
                     const int fr = dream_ring_take(rt); /* its fence: O4's acquire */
                     if (fr < 0) {
-                        atomicExch(pte, DREAM_PTE_INVALID); /* hold nothing while waiting */
-                        e = DREAM_PTE_INVALID;
+                        e = dream_pte(DREAM_PTE_INVALID, 0, g);
+                        atomicExch((unsigned long long *)pte, e); /* hold nothing while waiting */
                         where = DREAM_WAIT_FRAME;
                     } else {
                         frame = fr;
@@ -229,28 +305,37 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                         const uint64_t own = rt->owner[fr];
                         rt->owner[fr] = dream_owner(p.slot, page);
                         if (own != DREAM_OWNER_NONE) {
-                            vpte = dream_victim_pte(rt, own);
+                            vpte = dream_owner_pte(rt, own);
                             const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
-                            const uint32_t was = atomicCAS(vpte, dream_pte(DREAM_PTE_VALID, (uint32_t)fr),
-                                                           dirty ? dream_pte(DREAM_PTE_EVICTING, (uint32_t)fr)
-                                                                 : DREAM_PTE_INVALID);
-                            if (was != dream_pte(DREAM_PTE_VALID, (uint32_t)fr)) {
+                            ve = dream_ld_relaxed(vpte);
+                            const uint32_t vg = dream_pte_gen(ve);
+                            /* by I2 the victim's entry is VALID|fr, and only
+                               we may change it: the CAS is a check */
+                            const bool mapped =
+                                dream_pte_state(ve) == DREAM_PTE_VALID && dream_pte_frame(ve) == (uint32_t)fr &&
+                                atomicCAS((unsigned long long *)vpte, ve,
+                                          dirty ? dream_pte(DREAM_PTE_EVICTING, (uint32_t)fr, vg)
+                                                : dream_pte(DREAM_PTE_INVALID, 0, vg)) == ve;
+                            if (!mapped) {
                                 /* I2 broken: stop before any data moves (the frame stays locked) */
-                                dream_fail(rt, DREAM_ERR_PROTOCOL, (uint32_t)(own >> DREAM_OWNER_PAGE_BITS),
-                                           0, own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
-                                           DREAM_WAIT_NONE, was, (uint32_t)fr);
+                                dream_fail(rt, DREAM_ERR_PROTOCOL, dream_owner_slot(own), 0,
+                                           dream_owner_page(own), DREAM_WAIT_NONE, (uint32_t)ve,
+                                           (uint32_t)fr, vg);
                                 atomicExch(&rt->abort, 1u);
                                 do_rd = false;
                                 done = true;
                                 frame = -1;
-                            } else if (dirty) {
-                                do_wb = true;
-                                do_rd = false; /* after the write-back */
-                                wb = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
-                                      (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)fr,
-                                      DREAM_IO_WRITE};
                             } else {
-                                dream_count(rt, DREAM_C_EVICTIONS, 1);
+                                /* O4: the entry leaves VALID|fr before fr's data changes */
+                                dream_fence_acquire();
+                                if (dirty) {
+                                    do_wb = true;
+                                    do_rd = false; /* after the write-back */
+                                    wb = {dream_owner_page(own), dream_owner_slot(own), (uint32_t)fr,
+                                          DREAM_IO_WRITE};
+                                } else {
+                                    dream_count(rt, DREAM_C_EVICTIONS, 1);
+                                }
                             }
                         }
                     }
@@ -263,11 +348,12 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         if (__any_sync(mask, do_wb)) {
             const int s = dream_transport_io(rt, mask, do_wb, wb);
             if (do_wb) {
+                const uint32_t vg = dream_pte_gen(ve);
                 if (s == DREAM_IO_OK) {
                     /* the transport fenced the write-back: a new claim of the
                        victim reads the written data (O4) */
                     rt->dirty[frame] = 0;
-                    atomicExch(vpte, DREAM_PTE_INVALID);
+                    atomicExch((unsigned long long *)vpte, dream_pte(DREAM_PTE_INVALID, 0, vg));
                     dream_count(rt, DREAM_C_EVICTIONS, 1);
                     dream_count(rt, DREAM_C_WRITEBACKS, 1);
                     dream_count(rt, DREAM_C_BYTES_OUT, 1ull << rt->page_shift);
@@ -278,10 +364,10 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                      * still be in flight, so the frame stays locked. */
                     rt->owner[frame] = dream_owner(wb.slot, wb.page);
                     if (s == DREAM_IO_ERROR) {
-                        atomicExch(vpte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame));
+                        atomicExch((unsigned long long *)vpte, ve); /* VALID|frame|vg again */
                         dream_unlock(rt, (uint32_t)frame, false);
                     }
-                    atomicExch(pte, DREAM_PTE_INVALID);
+                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e)));
                     done = true;
                     frame = -1;
                 }
@@ -289,14 +375,15 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         }
 
         if (__any_sync(mask, do_rd)) {
+            const uint32_t g = dream_pte_gen(e);
             if (do_rd) /* waiters may pin the frame from now on (Progress) */
-                atomicExch(pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)frame));
+                atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)frame, g));
             const int s = dream_transport_io(rt, mask, do_rd, rd);
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access */
-                    atomicExch(pte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame));
+                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame, g + 1));
                     dream_unlock(rt, (uint32_t)frame, true);
                     loaded = true;
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
@@ -305,7 +392,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
                     rt->owner[frame] = DREAM_OWNER_NONE;
-                    atomicExch(pte, DREAM_PTE_INVALID);
+                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                     if (s == DREAM_IO_ERROR)
                         dream_unlock(rt, (uint32_t)frame, false);
                     frame = -1;
@@ -334,51 +421,59 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     return frame;
 }
 
-/* Runs f(T *) on element i of the array behind p with its page pinned.
- * The lanes that arrive together take their distinct pages one at a time,
- * all of them in every step (uniform control flow: no lane runs ahead into
- * another access while its warp-mates are still in this one): the page's
- * leader pins it or faults it in with the whole warp's help, its lanes run f,
- * the warp syncs, the leader unpins. Returns false, with the error recorded,
- * when the access could not be made (bounds, type, failed fault); memory is
- * then untouched. `write` is a constant of each call site (ptr.cuh), so the
- * same for every lane of the group.
+/* Type and bounds of element i; records the error otherwise. */
+template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i)
+{
+    if (sizeof(T) != p.elem_size) {
+        dream_fail(p.rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, (uint32_t)sizeof(T), p.elem_size);
+        return false;
+    }
+    if (i >= p.n) {
+        dream_fail(p.rt, DREAM_ERR_BOUNDS, p.slot, i, 0, 0);
+        return false;
+    }
+    return true;
+}
+
+/* After a timeout the runtime is aborted and no page can come in: end this
+   thread rather than let the kernel run on through failing accesses. */
+__device__ __forceinline__ void dream_exit_if_aborted(const dream_rt_state *rt, bool done)
+{
+    if (!done && dream_load_u32(&rt->abort))
+        asm volatile("exit;");
+}
+
+/* The slow path of an access: runs f(T *) on element `byte` / sizeof(T) of
+ * the array behind p, for each lane of `mask` with `pending`, with its page
+ * pinned. The lanes take their distinct pages one at a time, all of them in
+ * every step (uniform control flow: no lane runs ahead into another access
+ * while its warp-mates are still in this one): the page's leader pins it or
+ * faults it in with the whole warp's help, its lanes run f, the warp syncs,
+ * the leader unpins. Returns whether this lane's access was made.
  *
  * With -DDREAM_VERIFY the leader checks, after its group's access, that the
  * frame still belongs to the page and is pinned, and counts any failure
  * (DREAM_C_VERIFY_*): a check of this protocol for stress tests. */
 template <class T, class F>
-__device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
+__device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_t page, uint64_t off,
+                                                 unsigned mask, bool pending, bool write, F f)
 {
     dream_rt_state *rt = p.rt;
-    if (sizeof(T) != p.elem_size) {
-        dream_fail(rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, (uint32_t)sizeof(T), p.elem_size);
-        return false;
-    }
-    if (i >= p.n) {
-        dream_fail(rt, DREAM_ERR_BOUNDS, p.slot, i, 0, 0);
-        return false;
-    }
-    const uint64_t byte = i * sizeof(T);
-    const uint64_t page = byte >> p.page_shift;
-    const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     const unsigned long long key = (unsigned long long)(p.pte + page);
-    const unsigned mask = __activemask();
     const int lane = (int)dream_lane();
     bool done = false;
-    for (unsigned todo = mask; todo;) {
+    for (unsigned todo = __ballot_sync(mask, pending); todo;) {
         const int leader = __ffs(todo) - 1;
-        const bool mine = key == __shfl_sync(mask, key, leader);
+        /* every lane of mask takes part in each collective: no && before a _sync */
+        const unsigned long long lkey = __shfl_sync(mask, key, leader);
+        const bool mine = pending && key == lkey;
         const unsigned peers = __ballot_sync(mask, mine);
         int frame = -1;
-        uint32_t e = 0;
+        uint64_t e = 0;
         if (lane == leader) {
             e = dream_ld_relaxed(p.pte + page);
-            if (dream_pte_state(e) == DREAM_PTE_VALID) {
+            if (dream_pte_state(e) == DREAM_PTE_VALID)
                 frame = dream_pin(rt, p.pte + page, e);
-                if (frame >= 0)
-                    dream_count(rt, DREAM_C_HITS, 1);
-            }
         }
         const bool need = lane == leader && frame < 0;
         if (__any_sync(mask, need)) {
@@ -407,9 +502,99 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
         }
         todo &= ~peers;
     }
-    /* After a timeout the runtime is aborted and no page can come in: end
-       this thread rather than let the kernel run on through failing accesses. */
-    if (!done && dream_load_u32(&rt->abort))
-        asm volatile("exit;");
     return done;
+}
+
+/* Runs f(T *) on element i with its page pinned (writes, read-modify-writes,
+ * atomics). Fast path: lanes on one page elect a leader, every leader pins
+ * its resident page at once, the lanes access, the leaders unpin; the rest
+ * take the slow path. Returns false, with the error recorded, when the
+ * access could not be made (bounds, type, failed fault); memory is then
+ * untouched. `write` is a constant of each call site (ptr.cuh). */
+template <class T, class F>
+__device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
+{
+    dream_rt_state *rt = p.rt;
+    if (!dream_check<T>(p, i))
+        return false;
+    const uint64_t byte = i * sizeof(T);
+    const uint64_t page = byte >> p.page_shift;
+    const uint64_t off = byte & ((1ull << p.page_shift) - 1);
+    uint64_t *pte = p.pte + page;
+    const unsigned mask = __activemask();
+    const unsigned peers = __match_any_sync(mask, (unsigned long long)pte);
+    const int leader = __ffs(peers) - 1;
+    const bool lead = (int)dream_lane() == leader;
+    int frame = -1;
+    if (lead) {
+        uint64_t e = dream_ld_relaxed(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID)
+            frame = dream_pin(rt, pte, e, 1);
+    }
+    frame = __shfl_sync(mask, frame, leader);
+    __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
+    if (frame >= 0)
+        f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+    __syncwarp(mask);
+    if (lead && frame >= 0)
+        dream_unpin(rt, (uint32_t)frame, write);
+    bool done = frame >= 0;
+    if (__any_sync(mask, !done))
+        done = dream_access_pinned<T>(p, page, off, mask, !done, write, f) || done;
+    dream_exit_if_aborted(rt, done);
+    return done;
+}
+
+/* O5: element load of an optimistic read, ordered before what follows. */
+template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
+{
+    typedef typename dream_bits_t<sizeof(T)>::type B;
+    B b;
+    if constexpr (sizeof(T) == 1) {
+        unsigned short w;
+        asm volatile("ld.acquire.gpu.global.b8 %0, [%1];" : "=h"(w) : "l"(q) : "memory");
+        b = (B)w;
+    } else if constexpr (sizeof(T) == 2) {
+        asm volatile("ld.acquire.gpu.global.b16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(T) == 4) {
+        asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(T) == 8) {
+        asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(b) : "l"(q) : "memory");
+    } else {
+        b = __ldcg((const B *)q);
+        dream_fence_acquire();
+    }
+    T v;
+    memcpy(&v, &b, sizeof(T));
+    return v;
+}
+
+/* Reads element i (O5). Every lane translates on its own: the entry, the
+ * element, the entry again; lanes whose page was absent or moved read
+ * pinned on the slow path. Returns T() when the read could not be made (the
+ * error is recorded). */
+template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i)
+{
+    dream_rt_state *rt = p.rt;
+    if (!dream_check<T>(p, i))
+        return T();
+    const uint64_t byte = i * sizeof(T);
+    const uint64_t page = byte >> p.page_shift;
+    const uint64_t off = byte & ((1ull << p.page_shift) - 1);
+    uint64_t *pte = p.pte + page;
+    const unsigned mask = __activemask();
+    T v = T();
+    const uint64_t e = dream_ld_acquire(pte);
+    bool done = false;
+    if (dream_pte_state(e) == DREAM_PTE_VALID) {
+        v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+        done = dream_ld_relaxed(pte) == e;
+        if (!done)
+            dream_count(rt, DREAM_C_RETRIES, 1);
+    }
+    if (__any_sync(mask, !done))
+        done = dream_access_pinned<T>(p, page, off, mask, !done, false,
+                                      [&](T *q) { v = dream_ld(q); }) || done;
+    dream_exit_if_aborted(rt, done);
+    return v;
 }

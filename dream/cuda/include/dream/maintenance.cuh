@@ -23,14 +23,13 @@ extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32
         if (f < rt->nframes) {
             own = rt->owner[f];
             mine = own != DREAM_OWNER_NONE &&
-                   (slot == DREAM_ALL_SLOTS || (uint32_t)(own >> DREAM_OWNER_PAGE_BITS) == slot);
+                   (slot == DREAM_ALL_SLOTS || dream_owner_slot(own) == slot);
             /* no user kernel runs, so an owned frame is unpinned unless a
                timed-out request left it locked: leave that one alone */
             mine = mine && atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0;
         }
         const bool wb = mine && (how & DREAM_FLUSH_WRITE) && rt->dirty[f];
-        dream_io_req r = {own & ((1ull << DREAM_OWNER_PAGE_BITS) - 1),
-                          (uint32_t)(own >> DREAM_OWNER_PAGE_BITS), (uint32_t)f, DREAM_IO_WRITE};
+        dream_io_req r = {dream_owner_page(own), dream_owner_slot(own), (uint32_t)f, DREAM_IO_WRITE};
         const int s = dream_transport_io(rt, 0xFFFFFFFFu, wb, r);
         if (mine) {
             if (wb && s == DREAM_IO_OK) {
@@ -41,7 +40,8 @@ extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32
             if ((how & DREAM_FLUSH_DROP) && (!wb || s == DREAM_IO_OK)) {
                 rt->owner[f] = DREAM_OWNER_NONE;
                 rt->dirty[f] = 0;
-                atomicExch(dream_victim_pte(rt, own), DREAM_PTE_INVALID);
+                uint64_t *pte = dream_owner_pte(rt, own);
+                atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(*pte)));
             }
             if (s != DREAM_IO_TIMEOUT)
                 atomicAdd(&rt->ref[f], -DREAM_REF_LOCKED);

@@ -4,34 +4,9 @@
  *   c[i] += 1;                read-modify-write under one pin (not atomic)
  *   a.atomic_add(i, v);       atomics on elements (add, min, max, cas, exch)
  *
- * Frame data is read and written at L2 (ld/st .cg): a frame is refilled with
- * another page while the kernel runs, and an SM's L1 would keep the old one. */
+ * Reads are optimistic, writes and atomics pin the page (fault.cuh). */
 #pragma once
 #include "dream/fault.cuh"
-
-template <int N> struct dream_bits_t;
-template <> struct dream_bits_t<1> { typedef unsigned char type; };
-template <> struct dream_bits_t<2> { typedef unsigned short type; };
-template <> struct dream_bits_t<4> { typedef unsigned int type; };
-template <> struct dream_bits_t<8> { typedef unsigned long long type; };
-template <> struct dream_bits_t<16> { typedef uint4 type; };
-
-template <class T> __device__ __forceinline__ T dream_ld(const T *p)
-{
-    typedef typename dream_bits_t<sizeof(T)>::type B;
-    const B b = __ldcg((const B *)p);
-    T v;
-    memcpy(&v, &b, sizeof(T));
-    return v;
-}
-
-template <class T> __device__ __forceinline__ void dream_st(T *p, T v)
-{
-    typedef typename dream_bits_t<sizeof(T)>::type B;
-    B b;
-    memcpy(&b, &v, sizeof(T));
-    __stcg((B *)p, b);
-}
 
 /* min/max for the types CUDA has no native atomic of, by CAS on the bits. */
 template <class T, class Op> __device__ T dream_atomic_cas_loop(T *p, T v, Op better)
@@ -92,12 +67,7 @@ template <class T> struct dream_ref {
     dream_ptr_abi p;
     uint64_t i;
 
-    __device__ __forceinline__ operator T() const
-    {
-        T v = T();
-        dream_access<T>(p, i, false, [&](T *q) { v = dream_ld(q); });
-        return v;
-    }
+    __device__ __forceinline__ operator T() const { return dream_read<T>(p, i); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
         dream_access<T>(p, i, true, [&](T *q) { dream_st(q, v); });
@@ -148,3 +118,4 @@ template <class T> struct dream_ptr {
         return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
     }
 };
+

@@ -48,6 +48,20 @@ __device__ __forceinline__ uint32_t dream_ld_relaxed(const uint32_t *p)
     return v;
 }
 
+__device__ __forceinline__ uint64_t dream_ld_acquire(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ uint64_t dream_ld_relaxed(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
 /* Returns the old value; later accesses are ordered after it. */
 __device__ __forceinline__ int32_t dream_add_acquire(int32_t *p, int32_t v)
 {
