@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dream.bench import EXPERIMENTS
-from dream.bench.harness import DREAM_BUILD, RAW_BUILD, add_ratios, ring_bytes, write_results
+from dream.bench.harness import DREAM_BUILD, RAW_BUILD, add_ratios, ring_bytes, table, write_results
 
 
 def test_list_names_every_experiment(capsys):
@@ -80,6 +80,15 @@ def test_ratios_are_against_baselines_of_the_same_run():
     assert r[2]["vs_in_memory"] == 2.0 and r[2]["vs_uvm"] == 0.5 and r[2]["vs_x0"] == 1.0
     assert r[3]["vs_in_memory"] == 3.0 and r[3]["vs_x0"] == 1.5
     assert "vs_in_memory" not in r[4]
+
+
+def test_resident_runs_get_their_own_ratio():
+    rs = rows()
+    rs[2].update(warm_seconds=0.3, warm_exact=True)
+    r = add_ratios(rs)
+    assert r[2]["warm_vs_in_memory"] == 0.3 and r[2]["vs_in_memory"] == 2.0
+    assert "warm_vs_in_memory" not in r[3]
+    assert "0.3000, 0.30" in table(r)
 
 
 def test_results_files(tmp_path):

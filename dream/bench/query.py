@@ -76,9 +76,12 @@ extern "C" __global__ void taxi_sum(ARR(int) secs, ARR(float) vals, unsigned lon
             s += (double)v;
         }
     }
-    // every lane of the warp is here (blocks are whole warps)
+    // every lane of the warp is here (blocks are whole warps), unless a dream
+    // access ended its thread after a timeout: then the run has failed anyway,
+    // and the active mask keeps the shuffle from waiting for it
+    const unsigned lanes = __activemask();
     for (int off = 16; off > 0; off >>= 1)
-        s += __shfl_down_sync(0xffffffffu, s, off);
+        s += __shfl_down_sync(lanes, s, off);
     if ((threadIdx.x & 31) == 0 && s != 0.0)
         atomicAdd(out, s);
 }'''

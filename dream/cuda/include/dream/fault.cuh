@@ -75,8 +75,8 @@
  *       the same way: __syncwarp after it.
  *   O4  Evict: the lock holder changes the victim's entry away from VALID|f
  *       and fences (fence.acq_rel) before anyone touches f's data (its peers
- *       after the warp's next collective, the queue engines after the
- *       request is posted); a write-back completes (the transport fences it
+ *       after the __syncwarp that opens direct's copy, the queue engines
+ *       after the request is posted); a write-back completes (the transport fences it
  *       to the backing store) before the entry becomes INVALID, so the next
  *       claim of the victim (CAS, then the fence of its frame lock) reads what
  *       was written.
@@ -589,8 +589,10 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     if (dream_pte_state(e) == DREAM_PTE_VALID) {
         v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
         done = dream_ld_relaxed(pte) == e;
-        if (!done)
+        if (!done) { /* v may be another page's: never returned */
+            v = T();
             dream_count(rt, DREAM_C_RETRIES, 1);
+        }
     }
     if (__any_sync(mask, !done))
         done = dream_access_pinned<T>(p, page, off, mask, !done, false,
