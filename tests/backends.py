@@ -12,9 +12,9 @@ BACKENDS = [
 ]
 
 
-def runtime_factory(spec, tmp_path):
-    """A function making Runtimes of backend `spec`, or a pytest skip."""
-    import dream
+def usable(spec, tmp_path) -> tuple[str, dict]:
+    """(name, options) of backend `spec` with its files in tmp_path, or a
+    pytest skip."""
     from dream.runtime.backends import all_backends
     name, options = spec
     cls = all_backends().get(name)
@@ -26,6 +26,13 @@ def runtime_factory(spec, tmp_path):
     opts = dict(options)
     if name == "nvme":
         opts.setdefault("directory", str(tmp_path))
+    return name, opts
+
+
+def runtime_factory(spec, tmp_path):
+    """A function making Runtimes of backend `spec`, or a pytest skip."""
+    import dream
+    name, opts = usable(spec, tmp_path)
 
     def make(**kw):
         return dream.Runtime(backend=name, **{**opts, **kw})

@@ -20,14 +20,11 @@ def tiny_workloads():
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("spec", [b.values[0] for b in BACKENDS], ids=[b.id for b in BACKENDS])
+@pytest.mark.parametrize("spec", BACKENDS)
 def test_every_workload_exact_on_every_system(spec, tmp_path):
-    from backends import runtime_factory
+    from backends import usable
     from dream.bench.harness import SYSTEMS, Plan, run_workload
-    name, options = spec
-    runtime_factory(spec, tmp_path)  # skips when the backend cannot run here
-    if name == "nvme":
-        options = {**options, "directory": str(tmp_path)}
+    name, options = usable(spec, tmp_path)
     first = name == "direct" and options == {}   # baselines once, with the first backend
     plan = Plan(backends=[(name, options)], xs=[0, 4], pages=[4096], runs=1,
                 systems=SYSTEMS if first else ("dream",), out=tmp_path)

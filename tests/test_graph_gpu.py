@@ -16,15 +16,12 @@ def graph():
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize("spec", [b.values[0] for b in BACKENDS], ids=[b.id for b in BACKENDS])
+@pytest.mark.parametrize("spec", BACKENDS)
 def test_bfs_cc_exact(spec, graph, tmp_path):
-    from backends import runtime_factory
+    from backends import usable
     from dream.bench.graph import workloads
     from dream.bench.harness import Plan, run_workload
-    name, options = spec
-    runtime_factory(spec, tmp_path)  # skips when the backend cannot run here
-    if name == "nvme":
-        options = {**options, "directory": str(tmp_path)}
+    name, options = usable(spec, tmp_path)
     plan = Plan(backends=[(name, options)], xs=[0, 4], pages=[4096], runs=1, systems=("dream",),
                 out=tmp_path)
     rows = [r for w in workloads(graph, ["bfs", "cc"], ["csr", "bcsr"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import EXPERIMENTS
@@ -31,15 +32,31 @@ def common_arguments(p: argparse.ArgumentParser, backends="direct", xs="0,1,4,8"
                    "(read-mostly advice), chunked (manual partitioning)")
 
 
-def data_and_x(args, default: str, quick: str) -> tuple[int, int]:
-    """--data (whole MiB; its default, or `quick` under --quick) and the
-    first --oversubscription x, for the experiments that sweep one ring
-    (transfer, queues); checks --runs too."""
+@dataclass
+class Sweep:
+    """The options of the experiments that sweep one ring over `data` bytes
+    (transfer, queues); each adds its own fields."""
+    data: int                 # bytes, whole MiB
+    pages: list               # dream page sizes (bytes)
+    backends: list            # [(name, {options})]
+    x: int                    # oversubscription: ring = data / (1 + x)
+    runs: int
+    out: Path
+    device: int
+    quick: bool
+
+
+def sweep(args, name: str, data: str, quick_data: str, pages: str = "", quick_pages: str = "") -> dict:
+    """Sweep's fields from the command line: --data and --page (their
+    defaults, or the quick ones under --quick, where experiment `name` left
+    --page unset), the first --oversubscription x (said when more were
+    given), the backends; checks --runs too."""
     from ..runtime.errors import ConfigError
     from ..runtime.sizes import parse_size
-    data = parse_size(args.data or (quick if args.quick else default), "--data")
-    data -= data % (1 << 20)
-    if data <= 0:
+    from .harness import parse_backends
+    nbytes = parse_size(args.data or (quick_data if args.quick else data), "--data")
+    nbytes -= nbytes % (1 << 20)
+    if nbytes <= 0:
         raise ConfigError(f"--data {args.data}: at least 1MiB")
     try:
         x = int(str(args.oversubscription).split(",")[0])
@@ -49,7 +66,12 @@ def data_and_x(args, default: str, quick: str) -> tuple[int, int]:
         raise ConfigError(f"--oversubscription {x}: x >= 0 (ring = data / (1 + x))")
     if args.runs < 1:
         raise ConfigError(f"--runs {args.runs}: at least 1")
-    return data, x
+    if "," in str(args.oversubscription):
+        print(f"{name}: one oversubscription per run: x = {x} (ring = data / {1 + x})")
+    page_text = args.page or (quick_pages if args.quick else pages)
+    return dict(data=nbytes, pages=[parse_size(v, "--page") for v in page_text.split(",")],
+                backends=parse_backends(args.backend, args.nvme_dir), x=x, runs=args.runs,
+                out=Path(args.out), device=args.device, quick=args.quick)
 
 
 def plan_from(args):

@@ -38,7 +38,7 @@ import json
 import platform
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -314,7 +314,6 @@ class Plan:
     out: Path
     quick: bool = False
     device: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 def parse_backends(text: str, nvme_dir: str | None = None) -> list:
@@ -488,7 +487,8 @@ CSV_FIELDS = ("gpu", "driver", "family", "workload", "system", "backend", "page"
 
 
 def write_results(rows: list[dict], out: Path, name: str, meta: dict) -> list[Path]:
-    """<name>.json (every row, with the machine), <name>.csv, <name>.png."""
+    """<name>.json (every row, with the machine), <name>.csv, <name>.png, and
+    <name>.md (the table)."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.json", out / f"{name}.csv", out / f"{name}.png"]
     paths[0].write_text(json.dumps({"experiment": name, **meta, "rows": rows}, indent=1,
@@ -499,6 +499,8 @@ def write_results(rows: list[dict], out: Path, name: str, meta: dict) -> list[Pa
         for r in rows:
             wr.writerow({k: (round(v, 6) if isinstance(v, float) else v) for k, v in r.items()})
     plot_slowdowns(rows, paths[2], f"{name} on {meta.get('gpu', '?')}")
+    (out / f"{name}.md").write_text(f"{name} on {meta.get('gpu', '?')} (driver "
+                                    f"{meta.get('driver', '?')})\n\n" + table(rows))
     return paths
 
 
@@ -618,8 +620,6 @@ def run_experiment(name: str, workloads, w_count: int, plan: Plan) -> int:
             bar.set_postfix_str(w.name)
             rows += run_workload(w, plan, log=log, progress=bar)
     paths = write_results(rows, plan.out, name, meta)
-    (plan.out / f"{name}.md").write_text(f"{name} on {meta['gpu']} (driver {meta['driver']})\n\n"
-                                         + table(rows))
     print(table(rows))
     print("wrote " + ", ".join(str(p) for p in paths))
     bad = [r for r in rows if r.get("exact") is False or r.get("warm_exact") is False
@@ -636,7 +636,4 @@ def rebuild(jsonl: Path, out: Path, name: str, meta: dict | None = None) -> list
     rows = add_ratios([json.loads(line) for line in Path(jsonl).read_text().splitlines() if line])
     meta = meta or {"gpu": rows[0]["gpu"] if rows else "?", "driver": rows[0].get("driver", "?")
                     if rows else "?", "rebuilt_from": str(jsonl)}
-    paths = write_results(rows, out, name, meta)
-    (out / f"{name}.md").write_text(f"{name} on {meta['gpu']} (driver {meta['driver']})\n\n"
-                                    + table(rows))
-    return paths
+    return write_results(rows, out, name, meta)

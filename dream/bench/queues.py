@@ -22,11 +22,10 @@ import csv
 import json
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from .cli import common_arguments
+from .cli import Sweep, common_arguments, sweep
 from .transfer import GATHER_BLOCK, fill_pattern, timed, xor_words
 from .transfer_kernels import GATHER, dream_source
 
@@ -46,36 +45,22 @@ def add_arguments(p):
 
 
 @dataclass
-class Settings:
+class Settings(Sweep):
     """What run() measures, from the command line."""
-    data: int                 # bytes, whole MiB
-    pages: list               # dream page sizes (bytes)
-    backends: list            # [(name, {options})]
     queues: list
     queue_memory: str         # for backends whose options do not name one
-    x: int                    # oversubscription: ring = data / (1 + x)
-    runs: int
-    out: Path
-    device: int
-    quick: bool
 
 
 def settings(args) -> Settings:
     from dream.runtime.errors import ConfigError
-    from dream.runtime.sizes import parse_size
-    from .cli import data_and_x
-    from .harness import parse_backends
-    data, x = data_and_x(args, DATA, QUICK_DATA)
+    common = sweep(args, "queues", DATA, QUICK_DATA)
     try:
         queues = [int(q) for q in (args.queues or (QUICK_QUEUES if args.quick else QUEUES)).split(",")]
     except ValueError as e:
         raise ConfigError(f"--queues: whole numbers ({e})") from None
     if min(queues) < 1:
         raise ConfigError(f"--queues {args.queues}: at least 1 queue")
-    return Settings(data=data, pages=[parse_size(x, "--page") for x in args.page.split(",")],
-                    backends=parse_backends(args.backend, args.nvme_dir), queues=queues,
-                    queue_memory=args.queue_memory, x=x, runs=args.runs, out=Path(args.out),
-                    device=args.device, quick=args.quick)
+    return Settings(**common, queues=queues, queue_memory=args.queue_memory)
 
 
 def points(st: Settings) -> int:
@@ -155,9 +140,8 @@ def run(args) -> int:
     from dream.runtime.cuda import require_gpu
     from dream.runtime.pinned import PinnedBuffer
     from .harness import label as backend_label, machine, ring_bytes
+    from .transfer import bulk_h2d
     st = settings(args)
-    if len(str(args.oversubscription).split(",")) > 1:
-        print(f"queues: one oversubscription per run: x = {st.x} (ring = data / {1 + st.x})")
     gpu = require_gpu(st.device)
     cupy.cuda.Device(st.device).use()
     nbytes = st.data
@@ -166,15 +150,8 @@ def run(args) -> int:
     blocks = np.random.default_rng(2).integers(0, nbytes // GATHER_BLOCK,
                                                nbytes // 4 // GATHER_BLOCK).astype(np.uint64)
     check = xor_words(host.view(np.uint32), blocks)
-    dev = cupy.empty(nbytes, np.uint8)
     t0 = time.perf_counter()
-    ev = [cupy.cuda.Event(), cupy.cuda.Event()]
-    ev[0].record()
-    cupy.cuda.runtime.memcpy(dev.data.ptr, host.host_ptr, nbytes, 1)
-    ev[1].record()
-    ev[1].synchronize()
-    h2d = nbytes / (cupy.cuda.get_elapsed_time(*ev) / 1e3) / 1e9
-    del dev
+    h2d = bulk_h2d(host, nbytes, st.runs)["GBps"]
     res = {"experiment": "queues", **machine(st.device),
            "backends": [backend_label(b, o) for b, o in st.backends],
            "queue_memory": st.queue_memory, "data_bytes": nbytes, "oversubscription": st.x,

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli import common_arguments
+from .cli import Sweep, common_arguments, sweep
 from .harness import Managed, uvm_fits
 from .transfer_kernels import GATHER, SERIAL, STREAM, dream_source, raw_source
 
@@ -95,6 +95,16 @@ def event_time(fn, reps):
     return float(np.median(ts)), ts
 
 
+def bulk_h2d(pinned, nbytes, reps) -> dict:
+    """The bulk pinned host-to-device copy of the data: every figure's
+    ceiling."""
+    import cupy
+    dev = cupy.empty(nbytes, np.uint8)
+    t, _ = event_time(lambda: cupy.cuda.runtime.memcpy(dev.data.ptr, pinned.host_ptr, nbytes, 1),
+                      reps)
+    return {"GBps": nbytes / t / 1e9, "seconds": t}
+
+
 def grid_stream(n16, warps):
     """Elements per warp when `warps` warps split n16 elements."""
     return -(-n16 // warps)
@@ -108,13 +118,7 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results, checks):
     sink = cupy.zeros(1, np.uint64)
     stream = rt_raw.kernel(raw_source(STREAM), "stream")
     gather = rt_raw.kernel(raw_source(GATHER), "gather")
-    dev = cupy.empty(nbytes, np.uint8)
-
-    def h2d():
-        cupy.cuda.runtime.memcpy(dev.data.ptr, pinned.host_ptr, nbytes, 1)
-    t, _ = event_time(h2d, reps)
-    results["bulk_h2d"] = {"GBps": nbytes / t / 1e9, "seconds": t}
-    del dev
+    results["bulk_h2d"] = bulk_h2d(pinned, nbytes, reps)
 
     results["batched_copy_4k"] = batched_copy_4k(pinned, blocks, reps)
 
@@ -148,13 +152,7 @@ def run_baselines(rt_raw, pinned, nbytes, blocks, reps, results, checks):
             ("uvm_gather", lambda: gather(warps * 32 // BLOCK, BLOCK,
                                           (mem.ptr, blocks_d, np.uint64(blocks.size), sink)),
              blocks.size * GATHER_BLOCK)):
-        ts = []
-        for _ in range(reps):
-            mem.touch_on_host()
-            t = time.perf_counter()
-            call()
-            ts.append(time.perf_counter() - t)
-        t = float(np.median(ts))
+        t, _ = timed(call, reps, mem.touch_on_host)
         results[name] = {"GBps": moved / t / 1e9, "seconds": t}
     del mem
 
@@ -372,38 +370,24 @@ def add_arguments(p):
 
 
 @dataclass
-class Settings:
+class Settings(Sweep):
     """What run() measures, from the command line."""
-    data: int                 # bytes, whole MiB
-    pages: list               # dream page sizes (bytes)
-    backends: list            # [(name, {options})]
-    x: int                    # oversubscription: ring = data / (1 + x)
-    runs: int
     gather_fraction: float
     nvme_data: int
     nvme_pages: list
-    out: Path
-    device: int
-    quick: bool
 
 
 def settings(args) -> Settings:
     from dream.runtime.errors import ConfigError
     from dream.runtime.sizes import parse_size
-    from .cli import data_and_x
-    from .harness import parse_backends
-    data, x = data_and_x(args, DATA, QUICK_DATA)
-    page_text = args.page or (QUICK_PAGES if args.quick else PAGES)
-    pages = [parse_size(s, "--page") for s in page_text.split(",")]
+    common = sweep(args, "transfer", DATA, QUICK_DATA, PAGES, QUICK_PAGES)
+    data = common["data"]
     if not 0 < args.gather_fraction <= 1 or int(data * args.gather_fraction) < GATHER_BLOCK:
         raise ConfigError(f"--gather-fraction {args.gather_fraction}: in (0, 1], and at least "
                           f"one {GATHER_BLOCK}-byte block of the data")
     nvme = parse_size(args.nvme_data or (QUICK_NVME_DATA if args.quick else NVME_DATA), "--nvme-data")
-    return Settings(data=data, pages=pages, backends=parse_backends(args.backend, args.nvme_dir),
-                    x=x, runs=args.runs, gather_fraction=args.gather_fraction,
-                    nvme_data=min(nvme, data),
-                    nvme_pages=[parse_size(x, "--nvme-pages") for x in args.nvme_pages.split(",")],
-                    out=Path(args.out), device=args.device, quick=args.quick)
+    return Settings(**common, gather_fraction=args.gather_fraction, nvme_data=min(nvme, data),
+                    nvme_pages=[parse_size(v, "--nvme-pages") for v in args.nvme_pages.split(",")])
 
 
 def points(st: Settings) -> int:
@@ -422,10 +406,8 @@ def run(args) -> int:
     from dream.runtime.cuda import require_gpu
     from dream.runtime.pinned import PinnedBuffer
     from dream.runtime.sizes import format_size
-    from .harness import label as backend_label, machine, ring_bytes
+    from .harness import label as backend_label, machine, raw_runtime, ring_bytes
     st = settings(args)
-    if len(str(args.oversubscription).split(",")) > 1:
-        print(f"transfer: one oversubscription per run: x = {st.x} (ring = data / {1 + st.x})")
     nbytes, reps = st.data, st.runs
     t0 = time.perf_counter()
     gpu = require_gpu(st.device)
@@ -452,8 +434,7 @@ def run(args) -> int:
     with tqdm(total=points(st), desc="transfer", unit="point") as bar:
         say = bar.write
         bar.set_postfix_str("baselines")
-        with dream.Runtime(backend="direct", page_size="64KiB", gpu_memory="64MiB",
-                           device=st.device) as rt_raw:
+        with raw_runtime(st.device) as rt_raw:
             run_baselines(rt_raw, pinned, nbytes, blocks, reps, res["baselines"], checks)
             res["serial_latency_ns"]["zero_copy_512B"] = zero_copy_latency(rt_raw, pinned, 4096)
         for k, v in res["baselines"].items():

@@ -113,7 +113,7 @@ typedef struct dream_rt_state {
     uint64_t timeout_ns;      /* bound on every device-side wait */
     uint64_t head;            /* FIFO cursor of the frame ring */
     uint32_t page_shift;
-    uint32_t abort;           /* set on a timeout: every wait gives up */
+    uint32_t abort;           /* set on a timeout or a protocol error: every wait gives up */
     uint32_t n_slots;
     uint32_t pad;
 } dream_rt_state;

@@ -30,7 +30,6 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *to, const uint4 *from, ui
 __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
                                          const dream_io_req &r)
 {
-    __syncwarp(mask); /* the leaders' entry changes (O4) before any lane writes a frame */
     unsigned todo = __ballot_sync(mask, active);
     const bool to_host = __any_sync(mask, active && r.dir == DREAM_IO_WRITE);
     const uint32_t lane = dream_lane();

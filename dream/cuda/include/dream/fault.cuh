@@ -30,7 +30,7 @@
  *     VALID|f|g      -> EVICTING|f|g  the same for dirty p (CAS: must be VALID|f)
  *     EVICTING|f|g   -> INVALID|g     after the write-back completed
  *     EVICTING|f|g   -> VALID|f|g     when the write-back failed (f unchanged)
- *   ref[f]   pins (+n/-1 by any leader or lane) plus DREAM_REF_LOCKED while a
+ *   ref[f]   pins (+1/-1 by any leader) plus DREAM_REF_LOCKED while a
  *            leader holds f to evict and refill it; the lock is taken by CAS
  *            0 -> LOCKED (then an acquire fence) only, and dropped by adding
  *            -LOCKED (+1 when the leader keeps a pin for its own access).
@@ -75,7 +75,7 @@
  *       the same way: __syncwarp after it.
  *   O4  Evict: the lock holder changes the victim's entry away from VALID|f
  *       and fences (fence.acq_rel) before anyone touches f's data (its peers
- *       after the __syncwarp that opens direct's copy, the queue engines
+ *       after the __syncwarp that follows the claims, the queue engines
  *       after the request is posted); a write-back completes (the transport fences it
  *       to the backing store) before the entry becomes INVALID, so the next
  *       claim of the victim (CAS, then the fence of its frame lock) reads what
@@ -167,17 +167,17 @@ __device__ __forceinline__ uint32_t dream_pte_gen(uint64_t e)
     return (uint32_t)(e >> DREAM_PTE_GEN_SHIFT);
 }
 
-/* O2. Pins the frame of entry `e` of `pte` `n` times (VALID|f: a resident
- * page; LOADING|f: a page being loaded, see Progress). Returns the frame, or
- * -1 with `e` set to the entry seen afterwards. */
-__device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint64_t *pte, uint64_t &e, int32_t n = 1)
+/* O2. Pins the frame of entry `e` of `pte` (VALID|f: a resident page;
+ * LOADING|f: a page being loaded, see Progress). Returns the frame, or -1
+ * with `e` set to the entry seen afterwards. */
+__device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint64_t *pte, uint64_t &e)
 {
     const uint32_t f = dream_pte_frame(e);
-    const int32_t old = dream_add_acquire(&rt->ref[f], n);
+    const int32_t old = dream_add_acquire(&rt->ref[f], 1);
     const uint64_t now = dream_ld_relaxed(pte);
     if (now == e && (old >= 0 || dream_pte_state(e) == DREAM_PTE_LOADING))
         return (int)f;
-    atomicSub(&rt->ref[f], n); /* nothing was accessed: no order needed */
+    atomicSub(&rt->ref[f], 1); /* nothing was accessed: no order needed */
     e = now;
     return -1;
 }
@@ -345,6 +345,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             }
         }
 
+        __syncwarp(mask); /* the leaders' entry changes (O4) before any lane writes a frame */
         if (__any_sync(mask, do_wb)) {
             const int s = dream_transport_io(rt, mask, do_wb, wb);
             if (do_wb) {
@@ -505,14 +506,14 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
     return done;
 }
 
-/* Runs f(T *) on element i with its page pinned (writes, read-modify-writes,
- * atomics). Fast path: lanes on one page elect a leader, every leader pins
- * its resident page at once, the lanes access, the leaders unpin; the rest
- * take the slow path. Returns false, with the error recorded, when the
- * access could not be made (bounds, type, failed fault); memory is then
- * untouched. `write` is a constant of each call site (ptr.cuh). */
+/* Runs f(T *) on element i with its page pinned, and marks the page dirty
+ * (writes, read-modify-writes, atomics). Fast path: lanes on one page elect
+ * a leader, every leader pins its resident page at once, the lanes access,
+ * the leaders unpin; the rest take the slow path. Returns false, with the
+ * error recorded, when the access could not be made (bounds, type, failed
+ * fault); memory is then untouched. */
 template <class T, class F>
-__device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i, bool write, F f)
+__device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, F f)
 {
     dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
@@ -529,7 +530,7 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
     if (lead) {
         uint64_t e = dream_ld_relaxed(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID)
-            frame = dream_pin(rt, pte, e, 1);
+            frame = dream_pin(rt, pte, e);
     }
     frame = __shfl_sync(mask, frame, leader);
     __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
@@ -537,10 +538,10 @@ __device__ __forceinline__ bool dream_access(const dream_ptr_abi &p, uint64_t i,
         f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
     __syncwarp(mask);
     if (lead && frame >= 0)
-        dream_unpin(rt, (uint32_t)frame, write);
+        dream_unpin(rt, (uint32_t)frame, true);
     bool done = frame >= 0;
     if (__any_sync(mask, !done))
-        done = dream_access_pinned<T>(p, page, off, mask, !done, write, f) || done;
+        done = dream_access_pinned<T>(p, page, off, mask, !done, true, f) || done;
     dream_exit_if_aborted(rt, done);
     return done;
 }
@@ -557,9 +558,9 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
     } else if constexpr (sizeof(T) == 2) {
         asm volatile("ld.acquire.gpu.global.b16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
     } else if constexpr (sizeof(T) == 4) {
-        asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(b) : "l"(q) : "memory");
+        b = dream_ld_acquire((const uint32_t *)q);
     } else if constexpr (sizeof(T) == 8) {
-        asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(b) : "l"(q) : "memory");
+        b = dream_ld_acquire((const uint64_t *)q);
     } else {
         b = __ldcg((const B *)q);
         dream_fence_acquire();

@@ -70,7 +70,7 @@ template <class T> struct dream_ref {
     __device__ __forceinline__ operator T() const { return dream_read<T>(p, i); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
-        dream_access<T>(p, i, true, [&](T *q) { dream_st(q, v); });
+        dream_write<T>(p, i, [&](T *q) { dream_st(q, v); });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -79,7 +79,7 @@ template <class T> struct dream_ref {
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
-        dream_access<T>(p, i, true, [&](T *q) { dream_st(q, (T)op(dream_ld(q))); });
+        dream_write<T>(p, i, [&](T *q) { dream_st(q, (T)op(dream_ld(q))); });
         return *this;
     }
     __device__ const dream_ref &operator+=(T v) const { return update([&](T x) { return x + v; }); }
@@ -102,7 +102,7 @@ template <class T> struct dream_ptr {
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
         T old = T();
-        dream_access<T>(a, i, true, [&](T *q) { old = f(q); });
+        dream_write<T>(a, i, [&](T *q) { old = f(q); });
         return old;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
