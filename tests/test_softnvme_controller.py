@@ -4,6 +4,7 @@ doorbells in a BAR0 stand-in), served over a real backing file; data, CQE
 fields, phase tags, wraparound, CQ flow control and every status code the
 controller returns are checked."""
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -319,9 +320,43 @@ def test_out_of_range_doorbell_is_ignored(tmp_path):
     s.q.ring(tail=9)
     assert s.eng.poll() == 0
     assert s.eng.counters()["bad_doorbells"] == 1
+    assert "queue 1: invalid SQ tail doorbell write 9" in s.eng.error
     assert s.q.reap() == []
     got = s.run()  # the right tail
     assert ok(got[cid])
+
+
+@pytest.mark.parametrize("tail", [1, 3])
+def test_sq_tail_past_the_free_slots_is_rejected(tmp_path, tail):
+    """A 4-entry SQ whose head the host last saw at 3, with 3 entries fetched
+    since (their CQEs wait for CQ room): the host may have filled no slot, so
+    a tail moved back (1) or on (3) is an invalid doorbell write. Served, it
+    would fetch old entries again: the write of frame 1 ran a second time
+    with the frame's new bytes."""
+    from dream.runtime.errors import TransportError
+    s = Setup(tmp_path, entries=4)
+    s.frame(1)[:] = 7
+    for k in range(3):               # slots 0-2
+        s.read(k, 2)
+    s.q.ring()
+    s.eng.poll()                     # 3 CQEs: the CQ is full
+    second = [s.write(1, 6), s.read(3, 3), s.read(4, 3)]  # slots 3, 0, 1
+    s.q.ring()
+    s.eng.poll()                     # fetched and served; the CQEs are held
+    assert s.eng.queue_info(1)["held"] == 3 and s.eng.error is None
+    c = s.eng.counters()
+    s.frame(1)[:] = 9                # the write completed: its frame is reused
+    s.q.ring(tail=tail)
+    s.eng.poll()
+    after = s.eng.counters()
+    assert (after["commands"], after["writes"]) == (c["commands"], c["writes"])
+    assert (s.file()[6 * PAGE:7 * PAGE] == 7).all()
+    assert after["bad_doorbells"] == 1
+    assert f"queue 1: invalid SQ tail doorbell write {tail}" in s.eng.error
+    t0 = time.monotonic()
+    with pytest.raises(TransportError, match="software NVMe controller failed .*invalid SQ tail"):
+        s.q.wait(second, timeout=5, serve=s.eng.poll)
+    assert time.monotonic() - t0 < 1
 
 
 def test_namespace_checks(tmp_path):
@@ -379,6 +414,50 @@ def test_engine_threads_serve_many_queues(tmp_path):
     for f, p in plan.values():
         assert np.array_equal(s.frame(f), s.data[p * PAGE:(p + 1) * PAGE])
     assert s.eng.error is None
+
+
+def test_engine_thread_failure_stops_the_engine_and_fails_waits(tmp_path):
+    """An engine thread that dies (here std::bad_alloc: the address space
+    capped while it fetches 16,000 commands; one malloc arena so that the
+    cap binds) records why, the engine stops running, and a host wait raises
+    TransportError at once instead of timing out."""
+    script = textwrap.dedent(f"""
+        import resource, sys, time
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from pathlib import Path
+        from test_softnvme_controller import Setup
+        s = Setup(Path({str(tmp_path)!r}), entries=32768, mdts=4096)
+        s.eng.start()
+        cid = s.read(0, 0)
+        s.q.ring()
+        s.q.wait([cid], timeout=10)  # the engine thread's allocations made
+        cids = [s.read(k % 16, k % 8) for k in range(16000)]
+        vm = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+        resource.setrlimit(resource.RLIMIT_AS, (vm, resource.RLIM_INFINITY))
+        s.q.ring()
+        t0 = time.monotonic()
+        while s.eng.error is None and time.monotonic() - t0 < 10:
+            time.sleep(0.01)
+        resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+        time.sleep(0.1)
+        t0 = time.monotonic()
+        try:
+            s.q.wait(cids, timeout=5)
+            what = "completed"
+        except Exception as e:
+            what = f"{{type(e).__name__}}: {{e}}"[:300]
+        print(s.eng.running, round(time.monotonic() - t0, 3))
+        print(what)
+        s.eng.stop()
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                       cwd=tmp_path, env={**os.environ, "MALLOC_ARENA_MAX": "1"})
+    assert r.returncode == 0, r.stderr
+    state, what = r.stdout.splitlines()
+    running, took = state.split()
+    assert re.match(r"TransportError: NVMe queue 1: the software NVMe controller failed "
+                    r"\(engine thread 0, (queue 1: )?std::bad_alloc\)", what), what
+    assert running == "False" and float(took) < 1
 
 
 def test_stop_with_commands_pending(tmp_path):

@@ -15,8 +15,9 @@
 //                            earlier batch has finished (one stream), so
 //                            "data batch, then completion batch" writes each
 //                            completion after its data.
-//   t = dma.record()         a point in that order; dma.done(t) polls it,
-//                            dma.sync() waits for everything submitted.
+//   t = dma.record()         a point in that order (after every batch issued
+//                            so far); dma.done(t) polls it, dma.sync() waits
+//                            for everything submitted.
 //   Dma::on_device(p)        whether p is GPU memory (GPU mode only).
 //   dream::HostBuffer b(mode, n)  zeroed staging memory that batches may copy
 //                            from (pinned in GPU mode).
@@ -110,14 +111,22 @@ public:
     {
         const size_t n = issue(copies_, stream_);
         batches_ += n != 0;
+        unrecorded_ |= n != 0;
         return n;
     }
 
+    // Engines record every pass, idle or not: with no batch issued since the
+    // last point, that point stands (no new event), and completed events are
+    // retired first, so pending_ holds only events the GPU has yet to reach.
     uint64_t record()
     {
-        const uint64_t t = ++recorded_;
         if (mode_ == Mode::host)
-            return t;
+            return ++recorded_;
+        retire();
+        if (!unrecorded_)
+            return recorded_;
+        unrecorded_ = false;
+        const uint64_t t = ++recorded_;
         cudaEvent_t e;
         if (spare_.empty()) {
             check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
@@ -132,14 +141,7 @@ public:
 
     bool done(uint64_t t)
     {
-        while (!pending_.empty()) {
-            const cudaError_t r = cudaEventQuery(pending_.front().second);
-            if (r == cudaErrorNotReady)
-                break;
-            check(r, "cudaEventQuery");
-            spare_.push_back(pending_.front().second);
-            pending_.pop_front();
-        }
+        retire();
         return pending_.empty() || pending_.front().first > t;
     }
 
@@ -153,6 +155,18 @@ public:
     uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
 
 private:
+    void retire()
+    {
+        while (!pending_.empty()) {
+            const cudaError_t r = cudaEventQuery(pending_.front().second);
+            if (r == cudaErrorNotReady)
+                break;
+            check(r, "cudaEventQuery");
+            spare_.push_back(pending_.front().second);
+            pending_.pop_front();
+        }
+    }
+
     static void check(cudaError_t r, const char *what)
     {
         if (r != cudaSuccess) {
@@ -207,6 +221,7 @@ private:
     std::deque<std::pair<uint64_t, cudaEvent_t>> pending_;
     std::vector<cudaEvent_t> spare_;
     uint64_t recorded_ = 0;
+    bool unrecorded_ = false; // a batch issued after the last recorded point
     std::atomic<uint64_t> batches_{0}; // read by other threads (counters)
 };
 

@@ -82,7 +82,8 @@ struct Queue {
     bool sq_dev, cq_dev;
     dream::HostBuffer sqes, cqes; // fetched SQEs by SQ slot; CQE images by CQ slot
     uint32_t sq_head = 0, cq_tail = 0, cq_head = 0, phase = 1;
-    uint32_t bad_sq = UINT32_MAX, bad_cq = UINT32_MAX; // last out-of-range doorbell values seen
+    uint32_t sq_reported = 0; // the SQ head the last CQE posted told the host
+    uint32_t bad_sq = UINT32_MAX, bad_cq = UINT32_MAX; // rejected doorbell values still standing
     uint32_t last_tail = 0;
     std::deque<std::pair<uint16_t, uint16_t>> held; // (cid, status15) waiting for CQ room
 
@@ -173,7 +174,7 @@ public:
     size_t pass(bool fetching = true);
     bool busy();
     void finish();
-    void loop();
+    void loop(int k);
     void bind() { dma_.bind_thread(); }
     uint64_t batches() const { return dma_.batches(); }
     void io_done(Cmd *c)
@@ -188,6 +189,7 @@ private:
     void validate(Cmd &c, const dream_nvme_sqe &e);
     uint16_t prps(Cmd &c, const dream_nvme_sqe &e);
     void complete(Queue &q, uint16_t cid, uint16_t status);
+    void invalid_doorbell(Queue &q, const char *which, uint32_t value);
     void post_held(Queue &q);
     void write_host(const std::vector<std::pair<Queue *, uint32_t>> &v);
     void write_ready();
@@ -379,6 +381,7 @@ public:
     {
         if (running_)
             return;
+        stop(); // threads that ended on a failure
         fail_.reset();
         running_ = true;
         for (auto &w : workers_)
@@ -386,8 +389,8 @@ public:
         size_t k = 0;
         for (auto &kv : queues_)
             workers_[k++ % workers_.size()]->queues.push_back(kv.second.get());
-        for (auto &w : workers_)
-            threads_.emplace_back([w = w.get()] { w->loop(); });
+        for (size_t k = 0; k < workers_.size(); k++)
+            threads_.emplace_back([this, k] { workers_[k]->loop((int)k); });
     }
 
     // Returns once no engine thread runs: commands already fetched are
@@ -460,6 +463,7 @@ public:
         return fail_;
     }
 
+    // Keeps the first failure; error() returns it until the next start().
     void fail(const std::string &why)
     {
         std::lock_guard lk(fail_m_);
@@ -679,21 +683,29 @@ void Worker::fetch(Queue &q, std::vector<Cmd *> &out)
         q.cq_head = ch;
     } else if (ch != q.bad_cq) {
         q.bad_cq = ch;
-        e_.c.bad_doorbells++;
+        invalid_doorbell(q, "CQ head", ch);
     }
+    // A rejected value stays in the register until the host writes another:
+    // judged again once more CQEs reported the head, it could pass.
     const uint32_t tail = __atomic_load_n(q.sq_db, __ATOMIC_ACQUIRE);
-    if (tail >= q.entries) { // a real controller raises "invalid doorbell write"; ignore it
-        if (tail != q.bad_sq) {
-            q.bad_sq = tail;
-            e_.c.bad_doorbells++;
-        }
+    if (tail == q.bad_sq)
+        return;
+    // The host reuses an SQ slot only once a CQE reported the head past it, so
+    // the new entries and those fetched since the last reported head fit in
+    // entries - 1. A tail that moved back or past the free slots would refetch
+    // old entries (old writes run again): NVMe's invalid doorbell write, ignored.
+    const uint32_t avail = (tail + q.entries - q.sq_head) % q.entries;
+    const uint32_t unreported = (q.sq_head + q.entries - q.sq_reported) % q.entries;
+    if (tail >= q.entries || avail + unreported >= q.entries) {
+        q.bad_sq = tail;
+        invalid_doorbell(q, "SQ tail", tail);
         return;
     }
+    q.bad_sq = UINT32_MAX;
     if (tail != q.last_tail) {
         q.last_tail = tail;
         e_.c.doorbells++;
     }
-    const uint32_t avail = (tail + q.entries - q.sq_head) % q.entries;
     std::vector<int> bufs;
     for (uint32_t k = 0; k < avail; k++) {
         const int b = take_buffer();
@@ -732,6 +744,15 @@ void Worker::fetch(Queue &q, std::vector<Cmd *> &out)
     e_.c.commands += n;
 }
 
+void Worker::invalid_doorbell(Queue &q, const char *which, uint32_t value)
+{
+    e_.c.bad_doorbells++;
+    e_.fail("queue " + std::to_string(q.qid) + ": invalid " + which + " doorbell write " +
+            std::to_string(value) + " (" + std::to_string(q.entries) + " entries, SQ head " +
+            std::to_string(q.sq_head) + ", last reported " + std::to_string(q.sq_reported) +
+            ", CQ head " + std::to_string(q.cq_head) + "); ignored");
+}
+
 void Worker::post_held(Queue &q)
 {
     while (!q.held.empty() && (q.cq_tail + 1) % q.entries != q.cq_head) {
@@ -741,6 +762,7 @@ void Worker::post_held(Queue &q)
         dream_nvme_cqe *img = (dream_nvme_cqe *)q.cqes.data() + slot;
         img->dw0 = img->dw1 = 0;
         img->sq_head = (uint16_t)q.sq_head;
+        q.sq_reported = q.sq_head;
         img->sq_id = (uint16_t)q.qid;
         img->cid = cid;
         img->status = (uint16_t)((status << 1) | q.phase);
@@ -803,7 +825,11 @@ size_t Worker::pass(bool fetching)
     std::vector<Cmd *> fresh;
     if (fetching)
         for (Queue *q : queues)
-            fetch(*q, fresh);
+            try {
+                fetch(*q, fresh);
+            } catch (const std::exception &ex) {
+                throw std::runtime_error("queue " + std::to_string(q->qid) + ": " + ex.what());
+            }
     e_.c.passes++;
 
     std::vector<Cmd *> done_now;
@@ -898,7 +924,9 @@ void Worker::finish()
     write_ready();
 }
 
-void Worker::loop()
+// A failure (CUDA error, std::bad_alloc, ...) is recorded for error() and
+// stops the engine, so that host waits see it instead of timing out.
+void Worker::loop(int k)
 {
     try {
         bind();
@@ -916,7 +944,11 @@ void Worker::loop()
         }
         finish();
     } catch (const std::exception &ex) {
-        e_.fail(ex.what());
+        e_.fail("engine thread " + std::to_string(k) + ", " + ex.what());
+        e_.running_ = false;
+    } catch (...) {
+        e_.fail("engine thread " + std::to_string(k) + ", an unknown exception");
+        e_.running_ = false;
     }
 }
 
@@ -1008,7 +1040,8 @@ PYBIND11_MODULE(_softnvme, m)
              py::arg("qid"))
         .def("counters", &Engine::counters)
         .def_property_readonly("error", &Engine::error,
-                               "Why the engine threads stopped on their own, or None.")
+                               "The first failure since start() (an engine thread that "
+                               "died, an invalid doorbell write), or None.")
         .def_readonly("threads", &Engine::threads)
         .def_property_readonly("io_threads", [](Engine &e) { return e.pool().size(); })
         .def_property_readonly("lba_size", [](const Engine &e) { return 1u << e.lba_shift; })

@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from ..runtime.errors import ConfigError, DeviceError, DreamTimeoutError
+from ..runtime.errors import ConfigError, DeviceError, DreamTimeoutError, TransportError
 from ..runtime.pinned import PinnedBuffer
 from . import wire
 
@@ -147,11 +147,18 @@ class HostQueue:
         return out
 
     def wait(self, cids, timeout: float = 10.0, serve=None) -> dict:
-        """{cid: CQE} for every cid, calling serve() (e.g. engine.poll) between looks."""
+        """{cid: CQE} for every cid, calling serve() (e.g. engine.poll) between looks.
+        Raises TransportError as soon as the engine records a failure (an
+        engine thread died, an invalid doorbell write) instead of timing out."""
         want, got = set(cids), {}
         deadline = time.monotonic() + timeout
         pause = 1e-5
         while want - set(got):
+            why = self.engine.error
+            if why is not None:
+                raise TransportError(
+                    f"NVMe queue {self.qid}: the software NVMe controller failed ({why}); "
+                    f"no completion for command(s) {sorted(want - set(got))}")
             if serve is not None:
                 serve()
             for e in self.reap():
