@@ -76,12 +76,12 @@ extern "C" __global__ void taxi_sum(ARR(int) secs, ARR(float) vals, unsigned lon
             s += (double)v;
         }
     }
-    // every lane of the warp is here (blocks are whole warps), unless a dream
-    // access ended its thread after a timeout: then the run has failed anyway,
-    // and the active mask keeps the shuffle from waiting for it
-    const unsigned lanes = __activemask();
+    // every lane of the warp is here (blocks are whole warps; a lane that a
+    // timed-out dream access ended has exited, and the run has failed anyway).
+    // Not __activemask(): after the divergent loop the lanes need not have
+    // reconverged yet, and a partial mask drops their sums.
     for (int off = 16; off > 0; off >>= 1)
-        s += __shfl_down_sync(lanes, s, off);
+        s += __shfl_down_sync(0xffffffffu, s, off);
     if ((threadIdx.x & 31) == 0 && s != 0.0)
         atomicAdd(out, s);
 }'''
@@ -377,8 +377,9 @@ class TaxiQuery(harness.Workload):
         vals_d = cupy.empty(per, np.float32)
         thr = np.int32(THRESHOLD)
         # CuPy's kernels compiled before the timed run, at this chunk size (a
-        # large boolean index takes another path than a small one)
-        secs_d.fill(0)
+        # large boolean index takes another path than a small one) and with
+        # rows selected (an empty selection skips the kernels that gather them)
+        secs_d.fill(THRESHOLD + 1)
         vals_d[secs_d > thr].sum(dtype=np.float64).get()
         cupy.cuda.Device().synchronize()
         t = time.perf_counter()
