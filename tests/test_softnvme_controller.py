@@ -148,7 +148,10 @@ def test_transfers_of_several_controller_pages(tmp_path, nbytes):
     s = Setup(tmp_path, pages=16)
     npg = -(-nbytes // PAGE)
     frames = [(7 * k + 3) % 16 for k in range(npg)]  # scattered
-    lst = np.zeros(16, dtype="<u8")
+    # page-aligned: a PRP list runs to the end of its page and its last entry
+    # there chains on, so a list NumPy put across a page boundary chained
+    # (a rare CI failure)
+    lst = aligned(PAGE).view("<u8")[:16]
     s.eng.map_dma(lst.ctypes.data, lst.nbytes)
     prp2 = 0
     if npg == 2:
