@@ -3,6 +3,7 @@ parse, their options resolve to what run() measures, and the result files
 (CSV, PNG) are written from results of the shape run() produces."""
 import argparse
 import csv
+import json
 
 import pytest
 
@@ -153,3 +154,16 @@ def test_run_without_gpu_says_why(name, capsys, tmp_path):
     from dream.bench.cli import main
     assert main([name, "--quick", "--out", str(tmp_path / "r")]) == 1
     assert "NoDeviceError" in capsys.readouterr().err
+
+
+def test_finish_writes_the_sweep_and_reports_failures(tmp_path, capsys):
+    from dream.bench.cli import finish
+    wrote = []
+    out = tmp_path / "r"
+    status = finish({"device": "x"}, ["a run failed"], out, "transfer",
+                    lambda res, p: wrote.append(p), lambda res, p: wrote.append(p))
+    assert status == 1
+    assert json.loads((out / "transfer.json").read_text()) == {"device": "x", "failed": ["a run failed"]}
+    assert wrote == [out / "transfer.csv", out / "transfer.png"]
+    assert "FAILED: a run failed" in capsys.readouterr().out
+    assert finish({}, [], out, "queues", lambda *a: None, lambda *a: None) == 0

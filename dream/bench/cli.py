@@ -74,6 +74,21 @@ def sweep(args, name: str, data: str, quick_data: str, pages: str = "", quick_pa
                 out=Path(args.out), device=args.device, quick=args.quick)
 
 
+def finish(res: dict, failed: list[str], out: Path, name: str, write_csv, plot) -> int:
+    """A sweep's end: <name>.json, .csv and .png under `out`, the failures
+    listed; the command's exit status."""
+    import json
+    res["failed"] = failed
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(res, indent=1, default=str))
+    write_csv(res, out / f"{name}.csv")
+    plot(res, out / f"{name}.png")
+    print(f"wrote {out}/{name}.json, .csv, .png")
+    for f in failed:
+        print(f"FAILED: {f}")
+    return 1 if failed else 0
+
+
 def plan_from(args):
     """A harness.Plan from the common options."""
     from ..runtime.sizes import parse_size

@@ -19,13 +19,12 @@ say otherwise.
 from __future__ import annotations
 
 import csv
-import json
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from .cli import Sweep, common_arguments, sweep
+from .cli import Sweep, common_arguments, finish, sweep
 from .transfer import GATHER_BLOCK, fill_pattern, timed, xor_words
 from .transfer_kernels import GATHER, dream_source
 
@@ -197,13 +196,4 @@ def run(args) -> int:
                                   f"ok={r['checksum_ok']}")
                     res["runs"].append(r)
                     bar.update(1)
-    res["failed"] = failed
-    out = st.out
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "queues.json").write_text(json.dumps(res, indent=1, default=str))
-    write_csv(res, out / "queues.csv")
-    plot(res, out / "queues.png")
-    print(f"wrote {out}/queues.json, queues.csv, queues.png")
-    for f in failed:
-        print(f"FAILED: {f}")
-    return 1 if failed else 0
+    return finish(res, failed, st.out, "queues", write_csv, plot)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli import Sweep, common_arguments, sweep
+from .cli import Sweep, common_arguments, finish, sweep
 from .harness import Managed, uvm_fits
 from .transfer_kernels import GATHER, SERIAL, STREAM, dream_source, raw_source
 
@@ -521,11 +521,4 @@ def run(args) -> int:
             bar.update(1)
             (out_dir / "transfer.json").write_text(json.dumps(res, indent=1, default=str))
 
-    res["failed"] = failed
-    (out_dir / "transfer.json").write_text(json.dumps(res, indent=1, default=str))
-    write_csv(res, out_dir / "transfer.csv")
-    plot(res, out_dir / "transfer.png")
-    print(f"wrote {out_dir}/transfer.json, .csv, .png")
-    for f in failed:
-        print(f"FAILED: {f}")
-    return 1 if failed else 0
+    return finish(res, failed, out_dir, "transfer", write_csv, plot)
