@@ -30,8 +30,8 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *to, const uint4 *from, ui
 __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
                                          const dream_io_req &r)
 {
-    unsigned todo = __ballot_sync(mask, active);
-    const bool to_host = __any_sync(mask, active && r.dir == DREAM_IO_WRITE);
+    unsigned todo = dream_ballot(mask, active);
+    const bool to_host = dream_any(mask, active && r.dir == DREAM_IO_WRITE);
     const uint32_t lane = dream_lane();
     const uint32_t rank = __popc(mask & ((1u << lane) - 1));
     const uint32_t nlanes = __popc(mask);

@@ -14,6 +14,9 @@
  * the page's leader pins it or faults it in with the whole warp's help;
  * leaders of different warps race on the page-table entry with a CAS and
  * exactly one loads the page.
+ * "The warp" here is the access's group (sync.cuh dream_group_mask): the whole
+ * warp when all of it makes the access together, else each lane alone, since
+ * collectives over the partial masks of divergent code proved unsound.
  *
  * Who writes what (all at GPU scope; "acquire"/"release" are PTX's). An
  * entry is (state, frame, generation g); only the one holder of a
@@ -259,7 +262,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     if (need)
         dream_count(rt, DREAM_C_FAULTS, 1);
 
-    while (__any_sync(mask, !done)) {
+    while (dream_any(mask, !done)) {
         bool do_wb = false, do_rd = false, moved = false;
         dream_io_req wb = {}, rd = {};
         uint64_t *vpte = nullptr, ve = 0;
@@ -346,7 +349,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
         }
 
         __syncwarp(mask); /* the leaders' entry changes (O4) before any lane writes a frame */
-        if (__any_sync(mask, do_wb)) {
+        if (dream_any(mask, do_wb)) {
             const int s = dream_transport_io(rt, mask, do_wb, wb);
             if (do_wb) {
                 const uint32_t vg = dream_pte_gen(ve);
@@ -375,7 +378,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             }
         }
 
-        if (__any_sync(mask, do_rd)) {
+        if (dream_any(mask, do_rd)) {
             const uint32_t g = dream_pte_gen(e);
             if (do_rd) /* waiters may pin the frame from now on (Progress) */
                 atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)frame, g));
@@ -463,12 +466,12 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
     bool done = false;
-    for (unsigned todo = __ballot_sync(mask, pending); todo;) {
+    for (unsigned todo = dream_ballot(mask, pending); todo;) {
         const int leader = __ffs(todo) - 1;
         /* every lane of mask takes part in each collective: no && before a _sync */
         const unsigned long long lkey = __shfl_sync(mask, key, leader);
         const bool mine = pending && key == lkey;
-        const unsigned peers = __ballot_sync(mask, mine);
+        const unsigned peers = dream_ballot(mask, mine);
         int frame = -1;
         uint64_t e = 0;
         if (lane == leader) {
@@ -477,7 +480,7 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
                 frame = dream_pin(rt, p.pte + page, e);
         }
         const bool need = lane == leader && frame < 0;
-        if (__any_sync(mask, need)) {
+        if (dream_any(mask, need)) {
             const int got = dream_fault(rt, p, page, mask, need, e);
             if (need)
                 frame = got;
@@ -522,8 +525,8 @@ __device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, 
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
-    const unsigned mask = __activemask();
-    const unsigned peers = __match_any_sync(mask, (unsigned long long)pte);
+    const unsigned mask = dream_group_mask();
+    const unsigned peers = dream_match_any(mask, (unsigned long long)pte);
     const int leader = __ffs(peers) - 1;
     const bool lead = (int)dream_lane() == leader;
     int frame = -1;
@@ -540,7 +543,7 @@ __device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, 
     if (lead && frame >= 0)
         dream_unpin(rt, (uint32_t)frame, true);
     bool done = frame >= 0;
-    if (__any_sync(mask, !done))
+    if (dream_any(mask, !done))
         done = dream_access_pinned<T>(p, page, off, mask, !done, true, f) || done;
     dream_exit_if_aborted(rt, done);
     return done;
@@ -583,7 +586,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
-    const unsigned mask = __activemask();
+    const unsigned mask = dream_group_mask();
     T v = T();
     const uint64_t e = dream_ld_acquire(pte);
     bool done = false;
@@ -595,7 +598,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             dream_count(rt, DREAM_C_RETRIES, 1);
         }
     }
-    if (__any_sync(mask, !done))
+    if (dream_any(mask, !done))
         done = dream_access_pinned<T>(p, page, off, mask, !done, false,
                                       [&](T *q) { v = dream_ld(q); }) || done;
     dream_exit_if_aborted(rt, done);

@@ -133,7 +133,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const dream_nvme *T = (const dream_nvme *)rt->transport;
     const uint32_t qi = dream_smid() % T->nqueues;
     dream_nvme_queue *Q = T->queues + qi;
-    const unsigned todo = __ballot_sync(mask, active);
+    const unsigned todo = dream_ballot(mask, active);
     if (todo && dream_lane() == (uint32_t)(__ffs(mask) - 1))
         dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
     const uint32_t t = dream_queue_tickets(&Q->q, mask, active);
@@ -141,7 +141,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     int stage = active ? SLOT : DONE;
     int status = DREAM_IO_OK;
     uint64_t t_wait = 0;
-    while (__any_sync(mask, stage != DONE)) {
+    while (dream_any(mask, stage != DONE)) {
         bool moved = false;
         if (stage == SLOT && dream_queue_slot_free(&Q->q, t)) {
             dream_nvme_write_sqe(rt, T, Q, t, r);

@@ -48,8 +48,8 @@ __device__ __forceinline__ uint32_t dream_queue_slot(const dream_queue *q, uint3
  * rung by one doorbell). Inactive lanes get 0 and must not use it. */
 __device__ inline uint32_t dream_queue_tickets(dream_queue *q, unsigned mask, bool active)
 {
-    const unsigned peers = __match_any_sync(mask, (unsigned long long)q);
-    const unsigned act = __ballot_sync(mask, active) & peers;
+    const unsigned peers = dream_match_any(mask, (unsigned long long)q);
+    const unsigned act = dream_ballot(mask, active) & peers;
     const uint32_t lane = dream_lane();
     const int first = __ffs(peers) - 1;
     uint32_t base = 0;

@@ -94,7 +94,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const dream_rnic *T = (const dream_rnic *)rt->transport;
     const uint32_t qi = dream_smid() % T->nqueues;
     dream_rnic_queue *Q = T->queues + qi;
-    const unsigned todo = __ballot_sync(mask, active);
+    const unsigned todo = dream_ballot(mask, active);
     if (todo && dream_lane() == (uint32_t)(__ffs(mask) - 1))
         dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
     const uint32_t t = dream_queue_tickets(&Q->q, mask, active);
@@ -103,7 +103,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     int stage = active ? SLOT : DONE;
     int status = DREAM_IO_OK;
     uint64_t t_wait = 0;
-    while (__any_sync(mask, stage != DONE)) {
+    while (dream_any(mask, stage != DONE)) {
         bool moved = false;
         if (stage == SLOT && dream_queue_slot_free(&Q->q, t)) {
             const dream_array_desc &a = rt->arrays[r.slot];

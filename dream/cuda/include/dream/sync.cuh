@@ -10,6 +10,44 @@ __device__ __forceinline__ uint32_t dream_lane()
     return l;
 }
 
+/* The lanes an access works with as one group: the whole warp when all of it
+ * is here (converged user code), else the calling lane alone.
+ *
+ * Why not __activemask() as it comes: in divergent user code it gives groups
+ * of a few lanes, several per warp, each with its own mask, running the same
+ * device functions. Collectives over such masks broke under independent
+ * thread scheduling on an H100 (nvcc 13, tests/test_stress_gpu.py): votes
+ * counted lanes of another group merged into the active lanes at a yield
+ * point (ptxas, having checked a mask once, votes over whatever is active),
+ * and a lane of a 2- or 3-lane group was still copying its share of a page
+ * when its group had passed the __syncwarp after the copy, so the page was
+ * published, and its frame refilled, without that share (corrupted pages:
+ * every 2nd or 3rd 16-byte piece another page's). A group of one lane has no
+ * other lane to wait for or to take votes from; a whole warp has no other
+ * group to merge with. The votes below are masked as well (defense in depth;
+ * tests/test_warp_gpu.py shows raw ones counting foreign lanes). */
+__device__ __forceinline__ unsigned dream_group_mask()
+{
+    const unsigned m = __activemask();
+    return m == 0xFFFFFFFFu ? m : 1u << dream_lane();
+}
+
+/* Warp votes over the lanes of `mask`, and only those. */
+__device__ __forceinline__ unsigned dream_ballot(unsigned mask, bool p)
+{
+    return __ballot_sync(mask, p) & mask;
+}
+
+__device__ __forceinline__ bool dream_any(unsigned mask, bool p)
+{
+    return dream_ballot(mask, p) != 0;
+}
+
+__device__ __forceinline__ unsigned dream_match_any(unsigned mask, unsigned long long v)
+{
+    return __match_any_sync(mask, v) & mask;
+}
+
 __device__ __forceinline__ uint32_t dream_smid()
 {
     uint32_t s;
