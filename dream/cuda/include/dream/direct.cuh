@@ -1,7 +1,8 @@
-/* The `direct` transport: the faulting warp copies the page itself between
+/* The `direct` transport: the faulting group (the warp, or one lane of
+ * divergent code: sync.cuh dream_group_mask) copies the page itself between
  * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
- * no doorbell: each request is a warp-wide 16-byte copy with eight loads in
- * flight per lane. */
+ * no doorbell: each request is a 16-byte copy over the group's lanes with
+ * eight loads in flight per lane. */
 #pragma once
 #include "dream/transport.cuh"
 
