@@ -108,17 +108,19 @@ def expected_histogram(nw: int, nh: int, rounds: int) -> np.ndarray:
 
 
 def bad_pages(data: np.ndarray, bad: np.ndarray, per_page: int, most: int = 4) -> dict:
-    """For the first `most` pages of `data` with wrong elements (indices
-    `bad`): which 16-byte pieces are wrong (a hex bitmap: interleaved pieces
-    point at the lanes of a warp copy, runs at a contiguous transfer) and
-    whose data the first wrong element is (array id, round, index)."""
+    """For the first `most` pages of `data` (`per_page` elements each) with
+    wrong elements (indices `bad`): which 16-byte pieces are wrong (a hex
+    bitmap: interleaved pieces point at the lanes of a warp copy, runs at a
+    contiguous transfer) and whose data the first wrong element is (array
+    id, round, index)."""
     out = {}
     for page in np.unique(bad // per_page)[:most]:
         idx = bad[bad // per_page == page]
         pieces = np.unique((idx % per_page) * data.itemsize // 16)
         bits = sum(1 << int(k) for k in pieces)
         v = int(data[idx[0]])
-        out[int(page)] = {"wrong": int(idx.size), "pieces": f"{bits:064x}",
+        width = per_page * data.itemsize // 64  # hex digits: 4 pieces each
+        out[int(page)] = {"wrong": int(idx.size), "pieces": f"{bits:0{width}x}",
                           "first": [int(idx[0] % per_page), v >> 56, (v >> 40) & 0xFFFF, v & ((1 << 40) - 1)]}
     return out
 
@@ -151,7 +153,7 @@ def run_stress(rt, *, na: int, nb: int, nw: int, nh: int, rounds: int, grid=None
     a_now = a.to_numpy()
     a_bad = np.flatnonzero(a_now != tag(1, 0, np.arange(na, dtype=np.uint64)))
     out["final_a_wrong"] = int(a_bad.size)
-    out["final_a_pages"] = bad_pages(a_now, a_bad, 4096 // 8)
+    out["final_a_pages"] = bad_pages(a_now, a_bad, rt.page_size // a_now.itemsize)
     out["final_b_wrong"] = int(np.count_nonzero(b.to_numpy() != ((2 << 28) | np.arange(nb)).astype(np.uint32)))
     out["final_w_wrong"] = int(np.count_nonzero(w.to_numpy() != tag(3, rounds, np.arange(nw, dtype=np.uint64))))
     out["final_h_wrong"] = int(np.count_nonzero(h.to_numpy() != expected_histogram(nw, nh, rounds)))

@@ -23,9 +23,9 @@ __device__ __forceinline__ uint32_t dream_lane()
  * when its group had passed the __syncwarp after the copy, so the page was
  * published, and its frame refilled, without that share (corrupted pages:
  * every 2nd or 3rd 16-byte piece another page's). A group of one lane has no
- * other lane to wait for or to take votes from; a whole warp has no other
- * group to merge with. The votes below are masked as well (defense in depth;
- * tests/test_warp_gpu.py shows raw ones counting foreign lanes). */
+ * other lane to wait for; a whole warp has no other group to merge with. One-
+ * lane groups still merge with each other, so every vote of the fault path is
+ * masked below (tests/test_warp_gpu.py shows raw ones counting foreign lanes). */
 __device__ __forceinline__ unsigned dream_group_mask()
 {
     const unsigned m = __activemask();
