@@ -34,8 +34,10 @@ def test_every_workload_exact_on_every_system(spec, tmp_path):
     assert not failed, failed
     dream = [r for r in rows if r["system"] == "dream"]
     assert len(dream) == 2 * 12 and all(r["exact"] for r in dream)
-    # x = 0 also ran with its pages resident, exactly
+    # x = 0 also ran with every page resident (resets written through the ring), exactly
     assert all(r["warm_exact"] and r["warm_seconds"] > 0 for r in dream if r["x"] == 0)
+    assert all(r["warm_pages_in"] == 0 for r in dream if r["x"] == 0), \
+        [(r["workload"], r["warm_pages_in"]) for r in dream if r["x"] == 0]
     assert all(r["evictions"] > 0 for r in dream if r["x"] == 4), \
         [(r["workload"], r["evictions"]) for r in dream if r["x"] == 4]
     if first:
