@@ -38,7 +38,7 @@ MAX_SLOTS = 1 << 23
 
 ERR_NONE, ERR_BOUNDS, ERR_TYPE, ERR_TIMEOUT, ERR_TRANSPORT, ERR_PROTOCOL = 0, 1, 2, 3, 4, 5
 WAIT_NONE, WAIT_PAGE, WAIT_FRAME, WAIT_QUEUE, WAIT_COMPLETION = 0, 1, 2, 3, 4
-WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page",
+WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page (or its wait for a frame)",
               WAIT_FRAME: "a free frame in the ring", WAIT_QUEUE: "a free queue slot",
               WAIT_COMPLETION: "the completion of a transport request"}
 

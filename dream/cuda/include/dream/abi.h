@@ -48,7 +48,7 @@
 
 /* What a timed-out wait was waiting for (dream_error.where). */
 #define DREAM_WAIT_NONE 0u
-#define DREAM_WAIT_PAGE 1u       /* another leader's load of the same page */
+#define DREAM_WAIT_PAGE 1u       /* another leader's load of the same page (or its wait for a frame) */
 #define DREAM_WAIT_FRAME 2u      /* a frame with no pins */
 #define DREAM_WAIT_QUEUE 3u      /* a free queue slot */
 #define DREAM_WAIT_COMPLETION 4u /* the completion of a posted request */

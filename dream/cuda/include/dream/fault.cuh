@@ -25,7 +25,7 @@
  *   pte[p]   only by atomics or by the one leader that owns the transition:
  *     INVALID|g      -> LOADING|NONE|g  the leader that claims p (CAS; the
  *                                   acquire is the fence of the frame lock after it)
- *     LOADING|NONE|g -> INVALID|g     that leader, when no frame was free
+ *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
  *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
  *     LOADING|f|g    -> INVALID|g     that leader, when the load failed
@@ -50,8 +50,8 @@
  *       both only while holding the lock.
  *   I3  f's data changes only under f's lock or by its pinned accesses, and f
  *       is locked only while ref[f] == 0, so never under a pin.
- *   I4  An entry never takes a value twice while its page is out of the
- *       frame in between: leaving VALID|f|g for INVALID, the page comes back
+ *   I4  An entry never takes a VALID value twice while its page is out of
+ *       the frame in between: leaving VALID|f|g for INVALID, the page comes back
  *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads of one
  *       page, far beyond any single access).
  *
@@ -105,21 +105,27 @@
  *   it. It then waits for VALID|f|g+1 with ld.acquire (O1), or for INVALID
  *   (the load failed: unpin, start over). Such a pin is on a frame that is
  *   locked anyway, and its holder waits for nothing but that frame's load.
+ *   A leader that claimed its page and finds no unpinned frame among
+ *   DREAM_RING_TRIES ring tickets keeps its claim (LOADING|NONE holds no
+ *   frame; the page's other leaders wait on it holding nothing, up to the
+ *   same timeout) and tries again after DREAM_FRAME_BACKOFF; it gives the
+ *   claim back only when that wait times out. Giving it back at once let
+ *   every leader of a hot page claim and scan the ring in turn while frames
+ *   were short.
  *
  * No lane holds a pin while it waits for anything else (the fast path pins
  * only resident pages and unpins before the slow path; the slow path takes
  * one page at a time: pin, access, unpin), so any launch shape runs on any
- * ring: a leader that finds no unpinned frame within DREAM_RING_TRIES ring
- * tickets gives its claim back and retries, holding nothing. (This is why a
- * function run under a pin, dream_ptr::rmw's, must not access dream arrays
- * itself.)
+ * ring: a claim waiting for a frame holds nothing that frees one. (This is
+ * why a function run under a pin, dream_ptr::rmw's, must not access dream
+ * arrays itself.)
  * Every wait is bounded (dream_wait_step): a fault that sees its page's
  * entry unchanged for the runtime's timeout ends the kernel with an error
  * naming what it waited for. */
 #pragma once
 #include "dream/transport.cuh"
 
-#define DREAM_RING_TRIES 16 /* ring tickets one attempt takes before backing off */
+#define DREAM_RING_TRIES 16 /* frames one attempt looks at before backing off */
 /* ns between attempts when no frame was free: with more warps than frames,
    leaders spinning faster saturate the head cursor's atomics (6x slower) */
 #define DREAM_FRAME_BACKOFF 1000
@@ -193,23 +199,32 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
     dream_add_release(&rt->ref[f], -1);
 }
 
-/* FIFO: takes the frame under the head cursor and locks it; pinned frames
- * are skipped. The fence after a successful CAS is the acquire of both the
- * lock (O4) and the caller's claim of its page. Returns -1 if none was free
- * within DREAM_RING_TRIES tickets. */
+/* FIFO: takes the frame under the head cursor, or the first unpinned one of
+ * the DREAM_RING_TRIES from there, and locks it; the cursor then moves past
+ * the frames skipped. One ticket and one more atomic for what was skipped,
+ * not one atomic per frame looked at: under pressure most frames are pinned,
+ * and per-frame tickets made the head cursor the bottleneck (9.75 G of them
+ * for 24.7 M page loads in the stress test). Concurrent takers overlap in
+ * what they look at; the lock's CAS decides. The fence after a successful
+ * CAS is the acquire of both the lock (O4) and the caller's claim of its
+ * page. Returns -1 if none was free. */
 __device__ inline int dream_ring_take(dream_rt_state *rt)
 {
+    unsigned long long *head = (unsigned long long *)&rt->head;
+    const uint64_t t0 = atomicAdd(head, 1ull);
     for (int k = 0; k < DREAM_RING_TRIES; k++) {
-        const uint64_t t = atomicAdd((unsigned long long *)&rt->head, 1ull);
-        const uint32_t f = (uint32_t)(t % rt->nframes);
+        const uint32_t f = (uint32_t)((t0 + k) % rt->nframes);
         if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
             atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
-            if (k)
+            if (k) {
+                atomicAdd(head, (unsigned long long)k);
                 dream_count(rt, DREAM_C_FRAME_SKIPS, k);
+            }
             return (int)f;
         }
     }
+    atomicAdd(head, (unsigned long long)(DREAM_RING_TRIES - 1));
     dream_count(rt, DREAM_C_FRAME_SKIPS, DREAM_RING_TRIES);
     return -1;
 }
@@ -256,6 +271,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     uint64_t *pte = p.pte + page;
     int frame = -1;
     bool done = !need, loaded = false;
+    bool claimed = false; /* pte is our LOADING|NONE|g: a frame is what we wait for */
     uint32_t where = DREAM_WAIT_PAGE;
     uint64_t t_wait = 0;
     const uint64_t t_start = need ? dream_now() : 0;
@@ -288,20 +304,24 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     moved = true;
                 }
                 where = DREAM_WAIT_PAGE;
-            } else if (st == DREAM_PTE_INVALID) {
-                const uint64_t claim = dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE, g);
-                const uint64_t seen = atomicCAS((unsigned long long *)pte, e, claim);
-                if (seen != e) {
-                    e = seen;
-                    moved = true;
-                } else {
-                    e = claim;
+            } else if (claimed || st == DREAM_PTE_INVALID) {
+                if (!claimed) {
+                    const uint64_t claim = dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE, g);
+                    const uint64_t seen = atomicCAS((unsigned long long *)pte, e, claim);
+                    if (seen != e) {
+                        e = seen;
+                        moved = true;
+                    } else {
+                        e = claim;
+                        claimed = true;
+                    }
+                }
+                if (claimed) {
                     const int fr = dream_ring_take(rt); /* its fence: O4's acquire */
                     if (fr < 0) {
-                        e = dream_pte(DREAM_PTE_INVALID, 0, g);
-                        atomicExch((unsigned long long *)pte, e); /* hold nothing while waiting */
-                        where = DREAM_WAIT_FRAME;
+                        where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
+                        claimed = false;
                         frame = fr;
                         rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ};
                         do_rd = true;
@@ -344,7 +364,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     }
                 }
             } else {
-                where = DREAM_WAIT_PAGE; /* LOADING|NONE or EVICTING: another leader's step */
+                where = DREAM_WAIT_PAGE; /* LOADING|NONE (its claimer may wait for a frame) or EVICTING */
             }
         }
 
@@ -411,10 +431,13 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
             dream_wait_failed(rt, where, p.slot, page);
             if (frame >= 0)
                 atomicSub(&rt->ref[frame], 1);
+            if (claimed) /* give the page back to whoever comes next */
+                atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e)));
+            claimed = false;
             done = true;
             frame = -1;
         }
-        if (!done && frame < 0 && dream_pte_state(e) != DREAM_PTE_INVALID)
+        if (!done && frame < 0 && !claimed && dream_pte_state(e) != DREAM_PTE_INVALID)
             e = dream_ld_relaxed(pte); /* look again */
     }
     if (need) {
