@@ -29,7 +29,7 @@ hb = np.random.default_rng(1).random(n, dtype=np.float32)
 with dream.Runtime(backend=args.backend, page_size="4KiB", gpu_memory=ring) as rt:
     a, b, c = rt.array(ha), rt.array(hb), rt.empty(n, np.float32)
     vadd = rt.kernel(SRC, "vadd")
-    grid = rt.nframes // 256                 # resident threads may not exceed frames
+    grid = rt.nframes // 256                 # a thread per frame (any grid runs: fault.cuh)
     t = time.perf_counter()
     vadd(grid, 256, (a, b, c, np.uint64(n)))
     dt = time.perf_counter() - t
