@@ -254,8 +254,8 @@ class DreamSystem(System):
         n = a.dtype.itemsize
         if n not in self._put:
             self._put[n] = self.rt.kernel(PUT_SOURCE, f"put{n}")
+        # the runtime's stream is a blocking one: the upload comes first, and the launch waits
         self._put[n](min(-(-words.size // 256), 4096), 256, (a, cupy.asarray(words), np.uint64(words.size)))
-        cupy.cuda.Device().synchronize()
 
     def place(self, name, spec):
         return self.rt.array(spec.data, name=name)
