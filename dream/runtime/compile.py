@@ -1,9 +1,17 @@
-"""Kernel compilation with NVRTC (cuda.bindings.nvrtc).
+"""Kernel compilation with NVRTC (cuda.bindings.nvrtc) and linking with
+nvJitLink (cuda.bindings.nvjitlink).
 
 Departure from "CuPy for NVRTC kernels": CuPy's RawModule compiles only for
 the GPU it finds, so CPU machines (CI) could not check that kernels and the
 device headers compile. NVRTC through cuda.bindings compiles for any target
-with or without a GPU: one path, tested on both."""
+with or without a GPU: one path, tested on both.
+
+A user kernel is built from two relocatable modules linked together
+(link_kernel): the kernel, with the fault path's dream_fault only declared,
+and dream_fault compiled once per backend and options, capped at
+FAULT_REGISTERS. A kernel's register count is the maximum over its call
+graph, so compiled into the kernel the slow path's registers would set the
+hit path's (fault.cuh)."""
 from __future__ import annotations
 
 import functools
@@ -14,6 +22,7 @@ from .errors import CompileError
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "cuda" / "include"
 PRELUDE = '#include "dream/dream.cuh"\n#line 1 "{name}"\n'
+FAULT_REGISTERS = 64   # 4 blocks of 256 threads per SM; the kernels' own hit paths need 32-57
 
 
 def _check(result, prog=None):
@@ -61,6 +70,41 @@ def compile_source(source: str, names: tuple, arch: str, defines: tuple,
         return image, lowered
     finally:
         nvrtc.nvrtcDestroyProgram(prog)
+
+
+def _linked(images: list, arch: str) -> bytes:
+    from cuda.bindings import nvjitlink
+    h = nvjitlink.create(1, [f"-arch={arch}"])
+    try:
+        for i, image in enumerate(images):
+            nvjitlink.add_data(h, nvjitlink.InputType.CUBIN, image, len(image), f"module{i}")
+        try:
+            nvjitlink.complete(h)
+        except nvjitlink.nvJitLinkError as e:
+            n = nvjitlink.get_error_log_size(h)
+            log = bytearray(n)
+            nvjitlink.get_error_log(h, log)
+            raise CompileError(f"nvJitLink: {e}:\n{log.rstrip(bytes(1)).decode(errors='replace')}") from None
+        n = nvjitlink.get_linked_cubin_size(h)
+        out = bytearray(n)
+        nvjitlink.get_linked_cubin(h, out)
+        return bytes(out)
+    finally:
+        nvjitlink.destroy(h)
+
+
+@functools.lru_cache(maxsize=256)
+def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
+                filename: str = "kernel.cu") -> tuple[bytes, dict]:
+    """A user kernel for GPU `arch` ("sm_90"): `source` compiled with
+    dream_fault declared only, linked to dream_fault's own module (the same
+    defines and options, at most FAULT_REGISTERS registers unless the options
+    set a cap). Returns (CUBIN, {name: lowered name})."""
+    kernel, lowered = compile_source(source, names, arch, (*defines, "DREAM_FAULT_LINKED"),
+                                     (*options, "-rdc=true"), filename)
+    cap = () if any("maxrregcount" in o for o in options) else (f"--maxrregcount={FAULT_REGISTERS}",)
+    fault, _ = compile_source("", (), arch, defines, (*options, "-rdc=true", *cap), "dream_fault.cu")
+    return _linked([kernel, fault], arch), lowered
 
 
 def source_digest(source: str) -> str:
