@@ -104,8 +104,19 @@ def test_fault_path_linked_apart_keeps_the_hit_path_small(backend):
     whole, _ = compile_source(READ_LOOP, ("read_loop",), "sm_90", (define,))
     linked, lowered = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,))
     assert linked[:4] == b"\x7fELF" and lowered == {"read_loop": "read_loop"}
-    assert registers(whole)["read_loop"] > FAULT_REGISTERS + 32   # 120-154
+    assert registers(whole)["read_loop"] > FAULT_REGISTERS   # 120-158 on NVRTC 13
     assert registers(linked)["read_loop"] <= FAULT_REGISTERS
-    # the sample kernel (every access kind) links too, with a user option forwarded
-    linked, _ = link_kernel(SAMPLE, ("sample",), "sm_90", (define,), ("-DDREAM_VERIFY",))
+    # the sample kernel (every access kind) links too, with user options
+    linked, _ = link_kernel(SAMPLE, ("sample",), "sm_90", (define,), ("-DDREAM_VERIFY", "-lineinfo"))
     assert registers(linked)["sample"] <= FAULT_REGISTERS
+
+
+@pytest.mark.parametrize("bounds", ["__launch_bounds__(1024)", "__launch_bounds__(512, 4)"])
+def test_kernel_with_its_own_register_budget_compiles_whole(bounds):
+    # the separate fault module could not fit a budget below its own 64
+    src = READ_LOOP.replace("__global__ void", f"__global__ void {bounds}")
+    image, _ = link_kernel(src, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",))
+    assert registers(image)["read_loop"] <= 65536 // 1024
+    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",),
+                           ("--maxrregcount=40",))
+    assert registers(image)["read_loop"] <= 40

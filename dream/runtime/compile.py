@@ -11,7 +11,9 @@ A user kernel is built from two relocatable modules linked together
 and dream_fault compiled once per backend and options, capped at
 FAULT_REGISTERS. A kernel's register count is the maximum over its call
 graph, so compiled into the kernel the slow path's registers would set the
-hit path's (fault.cuh)."""
+hit path's (fault.cuh). The dream headers therefore define no non-inline
+__device__ function or variable besides dream_fault: both modules include
+them, and nvJitLink does not fail on a symbol defined twice."""
 from __future__ import annotations
 
 import functools
@@ -22,7 +24,7 @@ from .errors import CompileError
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "cuda" / "include"
 PRELUDE = '#include "dream/dream.cuh"\n#line 1 "{name}"\n'
-FAULT_REGISTERS = 64   # 4 blocks of 256 threads per SM; the kernels' own hit paths need 32-57
+FAULT_REGISTERS = 64   # 4 blocks of 256 threads per SM (kernels' own code: 32-57 registers)
 
 
 def _check(result, prog=None):
@@ -73,37 +75,55 @@ def compile_source(source: str, names: tuple, arch: str, defines: tuple,
 
 
 def _linked(images: list, arch: str) -> bytes:
-    from cuda.bindings import nvjitlink
+    try:
+        from cuda.bindings import nvjitlink
+        nvjitlink.version()
+    except Exception as e:   # the library, not the module, is what may be missing
+        raise CompileError(f"nvJitLink is needed to link kernels ({e}); install the "
+                           "nvidia-nvjitlink package (a dependency of dream)") from None
     h = nvjitlink.create(1, [f"-arch={arch}"])
     try:
         for i, image in enumerate(images):
             nvjitlink.add_data(h, nvjitlink.InputType.CUBIN, image, len(image), f"module{i}")
-        try:
-            nvjitlink.complete(h)
-        except nvjitlink.nvJitLinkError as e:
-            n = nvjitlink.get_error_log_size(h)
-            log = bytearray(n)
-            nvjitlink.get_error_log(h, log)
-            raise CompileError(f"nvJitLink: {e}:\n{log.rstrip(bytes(1)).decode(errors='replace')}") from None
+        nvjitlink.complete(h)
         n = nvjitlink.get_linked_cubin_size(h)
         out = bytearray(n)
         nvjitlink.get_linked_cubin(h, out)
         return bytes(out)
+    except nvjitlink.nvJitLinkError as e:
+        log = bytearray(nvjitlink.get_error_log_size(h))
+        nvjitlink.get_error_log(h, log)
+        raise CompileError(f"nvJitLink: {e}:\n{log.rstrip(bytes(1)).decode(errors='replace')}") from None
     finally:
         nvjitlink.destroy(h)
+
+
+# A kernel that sets its own register budget is compiled whole, as one module:
+# the separately compiled slow path could not fit a budget below its own.
+_WHOLE_SOURCE = ("__launch_bounds__", "__maxnreg__")
+_WHOLE_OPTIONS = ("maxrregcount", "-ewp", "--extensible-whole-program")
+# what dream_fault's module takes of the kernel's options: debug information
+# and the runtime's own macros (other options are about the kernel's code, and
+# some, like -include, would define its symbols twice)
+_FAULT_OPTIONS = ("-G", "--device-debug", "-lineinfo", "--generate-line-info", "-DDREAM_")
 
 
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
                 filename: str = "kernel.cu") -> tuple[bytes, dict]:
     """A user kernel for GPU `arch` ("sm_90"): `source` compiled with
-    dream_fault declared only, linked to dream_fault's own module (the same
-    defines and options, at most FAULT_REGISTERS registers unless the options
-    set a cap). Returns (CUBIN, {name: lowered name})."""
+    dream_fault declared only, linked to dream_fault's own module of at most
+    FAULT_REGISTERS registers; a kernel with its own register budget
+    (launch bounds, --maxrregcount) is compiled whole instead. Returns
+    (CUBIN, {name: lowered name})."""
+    if any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS):
+        return compile_source(source, names, arch, defines, options, filename)
     kernel, lowered = compile_source(source, names, arch, (*defines, "DREAM_FAULT_LINKED"),
                                      (*options, "-rdc=true"), filename)
-    cap = () if any("maxrregcount" in o for o in options) else (f"--maxrregcount={FAULT_REGISTERS}",)
-    fault, _ = compile_source("", (), arch, defines, (*options, "-rdc=true", *cap), "dream_fault.cu")
+    forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
+    fault, _ = compile_source("", (), arch, defines,
+                              (*forwarded, "-rdc=true", f"--maxrregcount={FAULT_REGISTERS}"),
+                              "dream_fault.cu")
     return _linked([kernel, fault], arch), lowered
 
 

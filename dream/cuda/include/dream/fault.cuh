@@ -273,7 +273,8 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
  * function's ~100 registers set the hit path's too (a read loop: 154, one
  * 256-thread block per SM), and a cap on the whole kernel moves spills into
  * the hit path. In its own module it spills only here, where a page copy
- * costs microseconds anyway. */
+ * costs microseconds anyway. Both modules include these headers, so they
+ * define no other non-inline __device__ function or variable. */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, unsigned mask,
                            bool need, uint64_t e);
