@@ -1,9 +1,11 @@
 """Kernels and the device runtime compile for Hopper with NVRTC, no GPU
 needed, for every backend's device code."""
+import struct
+
 import pytest
 
 from dream.runtime.backends import all_backends
-from dream.runtime.compile import compile_source
+from dream.runtime.compile import FAULT_REGISTERS, compile_source, link_kernel
 from dream import CompileError
 
 SAMPLE = r'''
@@ -61,3 +63,60 @@ def test_compile_error_carries_the_log():
 def test_no_backend_is_a_clear_error():
     with pytest.raises(CompileError, match="define DREAM_BACKEND_DIRECT"):
         compile_source("", (), "compute_90", ())
+
+
+READ_LOOP = r'''
+extern "C" __global__ void read_loop(dream_ptr<float> a, float *out, unsigned long long n) {
+    float s = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        s += a[i];
+    out[threadIdx.x] = s;
+}'''
+
+
+def registers(cubin: bytes) -> dict:
+    """{function: registers} from a CUBIN's EIATTR_REGCOUNT entries (.nv.info)."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    entsize, count, strndx = struct.unpack_from("<HHH", cubin, 0x3a)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * entsize) for i in range(count)]
+
+    def name(off, table):
+        return cubin[table + off:cubin.index(b"\0", table + off)].decode()
+    by = {name(s[0], secs[strndx][4]): s for s in secs}
+    symtab, strtab = by[".symtab"], by[".strtab"][4]
+    out, o = {}, by[".nv.info"][4]
+    while o < by[".nv.info"][4] + by[".nv.info"][5]:
+        fmt, attr = cubin[o], cubin[o + 1]
+        size = struct.unpack_from("<H", cubin, o + 2)[0] if fmt == 0x04 else 0   # EIFMT_SVAL
+        if fmt == 0x04 and attr == 0x2F:                                         # EIATTR_REGCOUNT
+            sym, val = struct.unpack_from("<II", cubin, o + 4)
+            out[name(struct.unpack_from("<I", cubin, symtab[4] + 24 * sym)[0], strtab)] = val
+        o += 4 + size
+    return out
+
+
+@pytest.mark.parametrize("backend", sorted(all_backends()))
+def test_fault_path_linked_apart_keeps_the_hit_path_small(backend):
+    # compiled into the kernel, the slow path sets the kernel's register count
+    # (one 256-thread block per SM); linked from its own capped module it does not
+    define = all_backends()[backend].define
+    whole, _ = compile_source(READ_LOOP, ("read_loop",), "sm_90", (define,))
+    linked, lowered = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,))
+    assert linked[:4] == b"\x7fELF" and lowered == {"read_loop": "read_loop"}
+    assert registers(whole)["read_loop"] > FAULT_REGISTERS   # 120-158 on NVRTC 13
+    assert registers(linked)["read_loop"] <= FAULT_REGISTERS
+    # the sample kernel (every access kind) links too, with user options
+    linked, _ = link_kernel(SAMPLE, ("sample",), "sm_90", (define,), ("-DDREAM_VERIFY", "-lineinfo"))
+    assert registers(linked)["sample"] <= FAULT_REGISTERS
+
+
+@pytest.mark.parametrize("bounds", ["__launch_bounds__(1024)", "__launch_bounds__(512, 4)"])
+def test_kernel_with_its_own_register_budget_compiles_whole(bounds):
+    # the separate fault module could not fit a budget below its own 64
+    src = READ_LOOP.replace("__global__ void", f"__global__ void {bounds}")
+    image, _ = link_kernel(src, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",))
+    assert registers(image)["read_loop"] <= 65536 // 1024
+    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",),
+                           ("--maxrregcount=40",))
+    assert registers(image)["read_loop"] <= 40

@@ -1,9 +1,19 @@
-"""Kernel compilation with NVRTC (cuda.bindings.nvrtc).
+"""Kernel compilation with NVRTC (cuda.bindings.nvrtc) and linking with
+nvJitLink (cuda.bindings.nvjitlink).
 
 Departure from "CuPy for NVRTC kernels": CuPy's RawModule compiles only for
 the GPU it finds, so CPU machines (CI) could not check that kernels and the
 device headers compile. NVRTC through cuda.bindings compiles for any target
-with or without a GPU: one path, tested on both."""
+with or without a GPU: one path, tested on both.
+
+A user kernel is built from two relocatable modules linked together
+(link_kernel): the kernel, with the fault path's dream_fault only declared,
+and dream_fault compiled once per backend and options, capped at
+FAULT_REGISTERS. A kernel's register count is the maximum over its call
+graph, so compiled into the kernel the slow path's registers would set the
+hit path's (fault.cuh). The dream headers therefore define no non-inline
+__device__ function or variable besides dream_fault: both modules include
+them, and nvJitLink does not fail on a symbol defined twice."""
 from __future__ import annotations
 
 import functools
@@ -14,6 +24,7 @@ from .errors import CompileError
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "cuda" / "include"
 PRELUDE = '#include "dream/dream.cuh"\n#line 1 "{name}"\n'
+FAULT_REGISTERS = 64   # 4 blocks of 256 threads per SM (kernels' own code: 32-57 registers)
 
 
 def _check(result, prog=None):
@@ -61,6 +72,59 @@ def compile_source(source: str, names: tuple, arch: str, defines: tuple,
         return image, lowered
     finally:
         nvrtc.nvrtcDestroyProgram(prog)
+
+
+def _linked(images: list, arch: str) -> bytes:
+    try:
+        from cuda.bindings import nvjitlink
+        nvjitlink.version()
+    except Exception as e:   # the library, not the module, is what may be missing
+        raise CompileError(f"nvJitLink is needed to link kernels ({e}); install the "
+                           "nvidia-nvjitlink package (a dependency of dream)") from None
+    h = nvjitlink.create(1, [f"-arch={arch}"])
+    try:
+        for i, image in enumerate(images):
+            nvjitlink.add_data(h, nvjitlink.InputType.CUBIN, image, len(image), f"module{i}")
+        nvjitlink.complete(h)
+        n = nvjitlink.get_linked_cubin_size(h)
+        out = bytearray(n)
+        nvjitlink.get_linked_cubin(h, out)
+        return bytes(out)
+    except nvjitlink.nvJitLinkError as e:
+        log = bytearray(nvjitlink.get_error_log_size(h))
+        nvjitlink.get_error_log(h, log)
+        raise CompileError(f"nvJitLink: {e}:\n{log.rstrip(bytes(1)).decode(errors='replace')}") from None
+    finally:
+        nvjitlink.destroy(h)
+
+
+# A kernel that sets its own register budget is compiled whole, as one module:
+# the separately compiled slow path could not fit a budget below its own.
+_WHOLE_SOURCE = ("__launch_bounds__", "__maxnreg__")
+_WHOLE_OPTIONS = ("maxrregcount", "-ewp", "--extensible-whole-program")
+# what dream_fault's module takes of the kernel's options: debug information
+# and the runtime's own macros (other options are about the kernel's code, and
+# some, like -include, would define its symbols twice)
+_FAULT_OPTIONS = ("-G", "--device-debug", "-lineinfo", "--generate-line-info", "-DDREAM_")
+
+
+@functools.lru_cache(maxsize=256)
+def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
+                filename: str = "kernel.cu") -> tuple[bytes, dict]:
+    """A user kernel for GPU `arch` ("sm_90"): `source` compiled with
+    dream_fault declared only, linked to dream_fault's own module of at most
+    FAULT_REGISTERS registers; a kernel with its own register budget
+    (launch bounds, --maxrregcount) is compiled whole instead. Returns
+    (CUBIN, {name: lowered name})."""
+    if any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS):
+        return compile_source(source, names, arch, defines, options, filename)
+    kernel, lowered = compile_source(source, names, arch, (*defines, "DREAM_FAULT_LINKED"),
+                                     (*options, "-rdc=true"), filename)
+    forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
+    fault, _ = compile_source("", (), arch, defines,
+                              (*forwarded, "-rdc=true", f"--maxrregcount={FAULT_REGISTERS}"),
+                              "dream_fault.cu")
+    return _linked([kernel, fault], arch), lowered
 
 
 def source_digest(source: str) -> str:

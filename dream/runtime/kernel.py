@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .array import DreamArray
-from .compile import compile_source
+from .compile import link_kernel
 from .cuda import launch, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
@@ -58,9 +58,8 @@ class Kernel:
             raise ConfigError("rt.kernel(source, name): source and name must be strings")
         self.rt = rt
         self.name = name
-        image, lowered = compile_source(source, (name,), rt.gpu.arch,
-                                        (rt._backend.define,), tuple(options),
-                                        f"{name}.cu")
+        image, lowered = link_kernel(source, (name,), rt.gpu.arch,
+                                     (rt._backend.define,), tuple(options), f"{name}.cu")
         self._module = rt._load(image)
         self._func = self._module.function(lowered[name])
         self._params = param_layout(self._func)

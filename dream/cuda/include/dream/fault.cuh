@@ -264,7 +264,21 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
 
 /* The slow path, collective over `mask`: each lane with `need` resolves its
  * page and returns the frame it pinned, or -1 after recording an error. `e`
- * is the entry the fast path saw. */
+ * is the entry the fast path saw.
+ *
+ * The runtime compiles it once per backend in a module of its own, capped at
+ * 64 registers, and links it to each kernel (compile.py, link_kernel; user
+ * kernels see only the declaration, DREAM_FAULT_LINKED). A kernel's register
+ * count is the maximum over its call graph: compiled into the kernel, this
+ * function's ~100 registers set the hit path's too (a read loop: 154, one
+ * 256-thread block per SM), and a cap on the whole kernel moves spills into
+ * the hit path. In its own module it spills only here, where a page copy
+ * costs microseconds anyway. Both modules include these headers, so they
+ * define no other non-inline __device__ function or variable. */
+#ifdef DREAM_FAULT_LINKED
+__device__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, unsigned mask,
+                           bool need, uint64_t e);
+#else
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
                                         unsigned mask, bool need, uint64_t e)
 {
@@ -447,6 +461,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
     }
     return frame;
 }
+#endif
 
 /* Type and bounds of element i; records the error otherwise. */
 template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i)
