@@ -80,6 +80,26 @@ extern "C" __global__ void total(dream_ptr<T> a, unsigned long long n, unsigned 
     atomicAdd(out, s);
 }'''
 
+SPAN = r'''
+extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<long long> sums, unsigned long long rows,
+                                unsigned long long cols) {
+    for (unsigned long long r = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         r < rows; r += (unsigned long long)gridDim.x * blockDim.x) {
+        long long s = 0;
+        {
+            dream_span<int> row(a, true);          /* one pin per page of the row */
+            for (unsigned long long j = 0; j < cols; j++) {
+                int *q = row.ptr(r * cols + j);
+                s += *q;
+                *q = 2 * *q + 1;
+            }
+        }                                          /* released at scope end */
+        dream_span<long long> out(sums, true);
+        *out.ptr(r) = s;
+    }
+}'''
+
+
 CTYPE = {np.float32: "float", np.float64: "double", np.int32: "int",
          np.int64: "long long", np.uint8: "unsigned char"}
 
@@ -378,3 +398,19 @@ def test_copy_from_and_free(make_rt):
         tot(grid_for(rt, n), BLOCK, (b, np.uint64(n), out))
         assert int(out.get()[0]) == 3 * n
 
+
+@pytest.mark.parametrize("x", [0, 4])
+def test_span_reads_and_writes_a_page_per_pin(make_rt, x):
+    """dream_span: row sums and an in-place update through plain pointers,
+    rows spanning pages at odd offsets, under eviction."""
+    rows, cols = 3001, 777
+    h = np.random.default_rng(18).integers(-1000, 1000, (rows, cols)).astype(np.int32)
+    page = 4096
+    with make_rt(page_size=page, gpu_memory=ring_for(h.nbytes + rows * 8, x, page)) as rt:
+        a, sums = rt.array(h), rt.zeros(rows, np.int64)
+        k = rt.kernel(SPAN, "rows")
+        k(grid_for(rt, rows) // 2 or 1, BLOCK, (a, sums, np.uint64(rows), np.uint64(cols)))
+        np.testing.assert_array_equal(sums.to_numpy(), h.astype(np.int64).sum(axis=1))
+        np.testing.assert_array_equal(a.to_numpy(), 2 * h + 1)
+        if x:
+            assert rt.stats().evictions > 0

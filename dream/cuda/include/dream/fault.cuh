@@ -627,3 +627,41 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     dream_exit_if_aborted(rt, done);
     return v;
 }
+
+/* Pins the page of element i for the calling lane alone (dream_span): the
+ * lanes of one access group (dream_group_mask: the whole warp, or one lane)
+ * on one page elect a leader that pins once for all of them, or faults the
+ * page in; each lane later releases its own pin with dream_unpin. Returns
+ * the frame, or -1 with the error recorded. A span's pin lives past this
+ * call, so a thread holding one may wait on another page (dream_ptr accesses,
+ * a second span): the ring then needs more frames than the pins held at once
+ * (a shortfall ends in a timeout naming the frame wait, never a hang). A span
+ * that moves releases its pin first, so a thread with one span holds nothing
+ * while it waits. */
+__device__ __noinline__ int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
+{
+    dream_rt_state *rt = p.rt;
+    uint64_t *pte = p.pte + page;
+    const unsigned mask = dream_group_mask();
+    const unsigned peers = dream_match_any(mask, (unsigned long long)pte);
+    const int leader = __ffs(peers) - 1;
+    const bool lead = (int)dream_lane() == leader;
+    int frame = -1;
+    uint64_t e = 0;
+    if (lead) {
+        e = dream_ld_relaxed(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID)
+            frame = dream_pin(rt, pte, e);
+    }
+    const bool need = lead && frame < 0;
+    if (dream_any(mask, need)) {
+        const int got = dream_fault(rt, p, page, mask, need, e);
+        if (need)
+            frame = got;
+    }
+    if (lead && frame >= 0 && __popc(peers) > 1) /* the peers' pins, under the leader's */
+        atomicAdd(&rt->ref[frame], __popc(peers) - 1);
+    frame = __shfl_sync(mask, frame, leader);
+    __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
+    return frame;
+}

@@ -119,3 +119,80 @@ template <class T> struct dream_ptr {
     }
 };
 
+/* dream_span<T>: one translation for a run of elements. The span pins the
+ * page of the element asked for and hands out plain pointers into it until
+ * an element of another page is asked for (the span then moves: unpins, pins
+ * the new page) or the span ends (scope exit or release()).
+ *
+ *   dream_span<float> row(A);                 // read only
+ *   for (int j = 0; j < n; j++) sum += row[i * n + j];
+ *   dream_span<float> out(C, true);           // writes too: out.ptr(i)[0] = v
+ *
+ * Rules: a pointer from ptr(i) is valid for elements of i's page only, and
+ * only until the span moves or ends; a span is one thread's (not shared);
+ * while a thread holds a span its frame cannot be evicted, so the ring must
+ * have more frames than the spans held at once (a shortfall ends the kernel
+ * with DreamTimeoutError naming the frame wait, never a hang). Accesses
+ * through the pointers are plain loads and stores, cached in L1: the pin's
+ * acquire orders them after the page's load, and no one else can refill
+ * the frame while it is pinned. */
+template <class T> struct dream_span {
+    dream_ptr_abi a;
+    bool write;
+    T *base = nullptr;             /* element `first` in its frame */
+    uint64_t first = 0, count = 0; /* the pinned page's elements: first .. first + count - 1 */
+    int frame = -1;
+
+    __device__ explicit dream_span(const dream_ptr<T> &p, bool write_ = false) : a(p.a), write(write_)
+    {
+        if (sizeof(T) != a.elem_size) {
+            dream_fail(a.rt, DREAM_ERR_TYPE, a.slot, 0, 0, 0, (uint32_t)sizeof(T), a.elem_size);
+            count = 0;
+        }
+    }
+    dream_span(const dream_span &) = delete;
+    dream_span &operator=(const dream_span &) = delete;
+    __device__ ~dream_span() { release(); }
+
+    /* Element i: a plain pointer, or nullptr (the error is recorded). */
+    __device__ __forceinline__ T *ptr(uint64_t i)
+    {
+        if (i - first < count)
+            return base + (i - first);
+        return move(i);
+    }
+    __device__ __forceinline__ T operator[](uint64_t i)
+    {
+        const T *q = ptr(i);
+        return q ? *q : T();
+    }
+    __device__ __forceinline__ void release()
+    {
+        if (frame >= 0)
+            dream_unpin(a.rt, (uint32_t)frame, write);
+        frame = -1;
+        count = 0;
+    }
+
+  private:
+    __device__ T *move(uint64_t i)
+    {
+        release();
+        if (sizeof(T) != a.elem_size)
+            return nullptr;
+        if (i >= a.n) {
+            dream_fail(a.rt, DREAM_ERR_BOUNDS, a.slot, i, 0, 0);
+            return nullptr;
+        }
+        const uint64_t per = (1ull << a.page_shift) / sizeof(T), page = i / per;
+        frame = dream_pin_page(a, page);
+        if (frame < 0) {
+            dream_exit_if_aborted(a.rt, false);
+            return nullptr;
+        }
+        first = page * per;
+        count = a.n - first < per ? a.n - first : per;
+        base = (T *)dream_frame_addr(a.rt, (uint32_t)frame);
+        return base + (i - first);
+    }
+};
