@@ -1,6 +1,8 @@
 """Row sums with a thread per row (the access pattern of UVMBench's ATAX),
 once through dream_ptr (every element translated) and once through a
 dream_span (one translation per page of the row), at 4x oversubscription.
+A span holds its page's frame while its thread runs, so the ring must have
+more frames than threads (here 16,384 threads, 52,428 frames).
 
     python examples/row_sums.py [--backend direct|softrnic|nvme] [--rows 16384 --cols 16384]
 """
@@ -24,7 +26,7 @@ extern "C" __global__ void by_ptr(dream_ptr<float> A, float *out, int rows, int 
 extern "C" __global__ void by_span(dream_ptr<float> A, float *out, int rows, int cols) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < rows) {
-        dream_span<float> row(A);
+        dream_span<const float> row(A);     /* read only */
         float s = 0;
         for (int j = 0; j < cols; j++)
             s += row[(unsigned long long)i * cols + j];
@@ -48,6 +50,7 @@ with dream.Runtime(backend=args.backend, page_size="4KiB", gpu_memory=h.nbytes /
     for name in ("by_ptr", "by_span"):
         k = rt.kernel(SRC, name)
         rt.evict()
+        out.fill(0)
         t = time.perf_counter()
         k(-(-args.rows // 256), 256, (A, out, args.rows, args.cols))
         dt = time.perf_counter() - t

@@ -118,7 +118,8 @@
  * one page at a time: pin, access, unpin), so any launch shape runs on any
  * ring: a claim waiting for a frame holds nothing that frees one. (This is
  * why a function run under a pin, dream_ptr::rmw's, must not access dream
- * arrays itself.)
+ * arrays itself.) dream_span's pins are the one exception, held by design
+ * (dream_pin_page).
  * Every wait is bounded (dream_wait_step): a fault that sees its page's
  * entry unchanged for the runtime's timeout ends the kernel with an error
  * naming what it waited for. */
@@ -632,12 +633,11 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
  * lanes of one access group (dream_group_mask: the whole warp, or one lane)
  * on one page elect a leader that pins once for all of them, or faults the
  * page in; each lane later releases its own pin with dream_unpin. Returns
- * the frame, or -1 with the error recorded. A span's pin lives past this
- * call, so a thread holding one may wait on another page (dream_ptr accesses,
- * a second span): the ring then needs more frames than the pins held at once
- * (a shortfall ends in a timeout naming the frame wait, never a hang). A span
- * that moves releases its pin first, so a thread with one span holds nothing
- * while it waits. */
+ * the frame, or -1 with the error recorded. The one exception to "no lane
+ * holds a pin while it waits": a span's pin lives past this call, while its
+ * thread waits on anything (its warp-mates' faults, in this very call when
+ * the whole warp moves at once), so spans need more frames than the pins
+ * held at once; a shortfall ends in a timeout naming the frame wait. */
 __device__ __noinline__ int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
 {
     dream_rt_state *rt = p.rt;
