@@ -39,6 +39,20 @@ def test_sample_kernel_compiles(backend, arch):
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
+def test_span_compiles(backend):
+    src = r'''extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<double> b, int cols) {
+        dream_span<int> row(a);
+        for (int j = 0; j < cols; j++)
+            if (int *q = row.ptr(threadIdx.x * cols + j)) *q += 1;
+        dream_span<const double> r(b);
+        double s = r[threadIdx.x];
+        r.release();
+        b[threadIdx.x] = s; }'''
+    image, _ = compile_source(src, ("rows",), "sm_90", (all_backends()[backend].define,))
+    assert image[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("backend", sorted(all_backends()))
 def test_maintenance_kernel_compiles(backend):
     define = all_backends()[backend].define
     image, lowered = compile_source('#include "dream/maintenance.cuh"\n', ("dream_flush",),

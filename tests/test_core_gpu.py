@@ -80,6 +80,31 @@ extern "C" __global__ void total(dream_ptr<T> a, unsigned long long n, unsigned 
     atomicAdd(out, s);
 }'''
 
+SPAN = r'''
+extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<long long> sums, dream_ptr<int> b,
+                                unsigned long long rows, unsigned long long cols) {
+    for (unsigned long long r = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         r < rows; r += (unsigned long long)gridDim.x * blockDim.x) {
+        long long s = 0, t = 0;
+        {
+            dream_span<int> row(a);                /* one pin per page of the row */
+            dream_span<const int> other(b);        /* read only: pages stay clean */
+            for (unsigned long long j = 0; j < cols; j++) {
+                int *q = row.ptr(r * cols + j);
+                if (!q)
+                    return;                        /* the error is raised after the kernel */
+                s += *q;
+                *q = 2 * *q + 1;
+                t += other[r * cols + j];
+            }
+        }                                          /* released at scope end */
+        dream_span<long long> out(sums);
+        if (long long *q = out.ptr(r))
+            *q = s - t;
+    }
+}'''
+
+
 CTYPE = {np.float32: "float", np.float64: "double", np.int32: "int",
          np.int64: "long long", np.uint8: "unsigned char"}
 
@@ -378,3 +403,26 @@ def test_copy_from_and_free(make_rt):
         tot(grid_for(rt, n), BLOCK, (b, np.uint64(n), out))
         assert int(out.get()[0]) == 3 * n
 
+
+@pytest.mark.parametrize("x", [0, 4])
+def test_span_reads_and_writes_a_page_per_pin(make_rt, x):
+    """dream_span: row sums and an in-place update through plain pointers,
+    a read-only span beside it, rows spanning pages at odd offsets, under
+    eviction (fewer threads than frames: each holds two spans)."""
+    rows, cols = 3001, 777
+    rng = np.random.default_rng(18)
+    h = rng.integers(-1000, 1000, (rows, cols)).astype(np.int32)
+    hb = rng.integers(-1000, 1000, (rows, cols)).astype(np.int32)
+    page = 4096
+    data = 2 * h.nbytes + rows * 8
+    with make_rt(page_size=page, gpu_memory=ring_for(data, x, page) + (64 * page if x == 0 else 0)) as rt:
+        a, sums, b = rt.array(h), rt.zeros(rows, np.int64), rt.array(hb)
+        k = rt.kernel(SPAN, "rows")
+        threads = min(rows, rt.nframes // 4)
+        k(-(-threads // BLOCK), BLOCK, (a, sums, b, np.uint64(rows), np.uint64(cols)))
+        np.testing.assert_array_equal(sums.to_numpy(),
+                                      h.astype(np.int64).sum(axis=1) - hb.astype(np.int64).sum(axis=1))
+        np.testing.assert_array_equal(a.to_numpy(), 2 * h + 1)
+        np.testing.assert_array_equal(b.to_numpy(), hb)
+        if x:
+            assert rt.stats().evictions > 0 and rt.stats().writebacks > 0

@@ -118,7 +118,8 @@
  * one page at a time: pin, access, unpin), so any launch shape runs on any
  * ring: a claim waiting for a frame holds nothing that frees one. (This is
  * why a function run under a pin, dream_ptr::rmw's, must not access dream
- * arrays itself.)
+ * arrays itself.) dream_span's pins are the one exception, held by design
+ * (dream_pin_page).
  * Every wait is bounded (dream_wait_step): a fault that sees its page's
  * entry unchanged for the runtime's timeout ends the kernel with an error
  * naming what it waited for. */
@@ -641,4 +642,41 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
                                       [&](T *q) { v = dream_ld(q); }) || done;
     dream_exit_if_aborted(rt, done);
     return v;
+}
+
+/* Pins the page of element i for the calling lane alone (dream_span): the
+ * lanes of one access group (dream_group_mask: the whole warp, or one lane)
+ * on one page elect a leader that pins once for all of them, or faults the
+ * page in; each lane later releases its own pin with dream_unpin. Returns
+ * the frame, or -1 with the error recorded. The one exception to "no lane
+ * holds a pin while it waits": a span's pin lives past this call, while its
+ * thread waits on anything (its warp-mates' faults, in this very call when
+ * the whole warp moves at once), so spans need more frames than the pins
+ * held at once; a shortfall ends in a timeout naming the frame wait. */
+__device__ __noinline__ int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
+{
+    dream_rt_state *rt = p.rt;
+    uint64_t *pte = p.pte + page;
+    const unsigned mask = dream_group_mask();
+    const unsigned peers = dream_match_any(mask, (unsigned long long)pte);
+    const int leader = __ffs(peers) - 1;
+    const bool lead = (int)dream_lane() == leader;
+    int frame = -1;
+    uint64_t e = 0;
+    if (lead) {
+        e = dream_ld_relaxed(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID)
+            frame = dream_pin(rt, pte, e);
+    }
+    const bool need = lead && frame < 0;
+    if (dream_any(mask, need)) {
+        const int got = dream_fault(rt, p, page, mask, need, e);
+        if (need)
+            frame = got;
+    }
+    if (lead && frame >= 0 && __popc(peers) > 1) /* the peers' pins, under the leader's */
+        atomicAdd(&rt->ref[frame], __popc(peers) - 1);
+    frame = __shfl_sync(mask, frame, leader);
+    __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
+    return frame;
 }

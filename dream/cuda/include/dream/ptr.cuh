@@ -119,3 +119,86 @@ template <class T> struct dream_ptr {
     }
 };
 
+/* dream_span<T>: one translation for a run of elements. The span pins the
+ * page of the element asked for and hands out plain pointers into it until
+ * an element of another page is asked for (the span then moves: unpins, pins
+ * the new page) or the span ends (scope exit or release()).
+ *
+ *   dream_span<const float> row(A);           // reads: ptr() gives const float *
+ *   for (int j = 0; j < n; j++) sum += row[i * n + j];
+ *   dream_span<float> out(C);                 // reads and writes (marks the page dirty)
+ *   if (float *q = out.ptr(i)) *q = v;
+ *
+ * Rules: ptr(i) is nullptr when the access failed (bounds, type, a failed
+ * fault: the error is recorded and raised after the kernel); a pointer is
+ * valid for elements of i's page only, and only until the span moves or
+ * ends; a span is one thread's (not shared), and sees the page as it was
+ * when pinned plus its own writes (its loads may hit L1). A span's pin lives
+ * while its thread does other things, waits for its warp-mates included, so
+ * the ring must have more frames than the pins held at once: resident
+ * threads times spans per thread (short of that, the kernel ends with
+ * DreamTimeoutError naming the frame wait, never a hang). Plain loads and
+ * stores are safe through the pin: its acquire (or the load's) orders them
+ * after the page's data, and no one refills a pinned frame. */
+template <class T> struct dream_span_elem { typedef T type; static constexpr bool write = true; };
+template <class T> struct dream_span_elem<const T> { typedef T type; static constexpr bool write = false; };
+
+template <class T> struct dream_span {
+    typedef typename dream_span_elem<T>::type U;
+    dream_ptr_abi a;
+    T *base = nullptr;             /* element `first` in its frame */
+    uint64_t first = 0, count = 0; /* the pinned page's elements: first .. first + count - 1 */
+    int frame = -1;
+
+    __device__ explicit dream_span(const dream_ptr<U> &p) : a(p.a)
+    {
+        if (sizeof(U) != a.elem_size)
+            dream_fail(a.rt, DREAM_ERR_TYPE, a.slot, 0, 0, 0, (uint32_t)sizeof(U), a.elem_size);
+    }
+    dream_span(const dream_span &) = delete;
+    dream_span &operator=(const dream_span &) = delete;
+    __device__ ~dream_span() { release(); }
+
+    /* Element i: a plain pointer, or nullptr (the error is recorded). */
+    __device__ __forceinline__ T *ptr(uint64_t i)
+    {
+        if (i - first < count)
+            return base + (i - first);
+        return move(i);
+    }
+    /* Element i's value, or U() when the access failed. */
+    __device__ __forceinline__ U operator[](uint64_t i)
+    {
+        const T *q = ptr(i);
+        return q ? *q : U();
+    }
+    __device__ __forceinline__ void release()
+    {
+        if (frame >= 0)
+            dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write);
+        frame = -1;
+        count = 0;
+    }
+
+  private:
+    __device__ T *move(uint64_t i)
+    {
+        release();
+        if (sizeof(U) != a.elem_size)
+            return nullptr;
+        if (i >= a.n) {
+            dream_fail(a.rt, DREAM_ERR_BOUNDS, a.slot, i, 0, 0);
+            return nullptr;
+        }
+        const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
+        frame = dream_pin_page(a, page);
+        if (frame < 0) {
+            dream_exit_if_aborted(a.rt, false);
+            return nullptr;
+        }
+        first = page * per;
+        count = a.n - first < per ? a.n - first : per;
+        base = (T *)dream_frame_addr(a.rt, (uint32_t)frame);
+        return base + (i - first);
+    }
+};
