@@ -1,6 +1,8 @@
 """The shared correctness suite: results against NumPy under oversubscription,
 for every backend in tests/backends.py. Oversubscription x means the frame
 ring holds data / (1 + x)."""
+import time
+
 import numpy as np
 import pytest
 
@@ -353,6 +355,23 @@ def test_any_launch_shape_on_a_tiny_ring(make_rt):
         rt.kernel(typed(VADD, np.float32), "vadd")(1000, 256, (a, b, c, np.uint64(n)))
         np.testing.assert_array_equal(c.to_numpy(), ha + hb)
         assert rt.stats().evictions > 0
+
+
+def test_frame_wait_ends_in_a_named_timeout(make_rt):
+    # breaks rmw's rule on purpose: the function, run under a's pin on the
+    # ring's only frame, reads b, whose page needs that frame. The fault's wait
+    # for a free frame is bounded: the kernel ends with DreamTimeoutError
+    # naming that wait instead of hanging
+    src = r'''extern "C" __global__ void nested(dream_ptr<float> a, dream_ptr<float> b) {
+        a.rmw(0, [=](float *q) { const float v = b[0]; *q += v; return *q; }); }'''
+    with make_rt(page_size=4096, gpu_memory=4096, timeout="2s") as rt:
+        a = rt.array(np.ones(1024, np.float32), name="a")
+        b = rt.array(np.full(1024, 2, np.float32), name="b")
+        k = rt.kernel(src, "nested")
+        t0 = time.monotonic()
+        with pytest.raises(dream.DreamTimeoutError, match="a free frame in the ring"):
+            k(1, 1, (a, b))
+        assert time.monotonic() - t0 < 30
 
 
 def test_kernel_argument_errors(make_rt):
