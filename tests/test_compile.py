@@ -89,36 +89,63 @@ extern "C" __global__ void read_loop(dream_ptr<float> a, float *out, unsigned lo
 }'''
 
 
-def registers(cubin: bytes) -> dict:
-    """{function: registers} from a CUBIN's EIATTR_REGCOUNT entries (.nv.info)."""
+def _elf(cubin: bytes):
+    """({section name: header}, string reader) of a CUBIN (ELF64)."""
     shoff, = struct.unpack_from("<Q", cubin, 0x28)
     entsize, count, strndx = struct.unpack_from("<HHH", cubin, 0x3a)
     secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * entsize) for i in range(count)]
 
     def name(off, table):
         return cubin[table + off:cubin.index(b"\0", table + off)].decode()
-    by = {name(s[0], secs[strndx][4]): s for s in secs}
-    symtab, strtab = by[".symtab"], by[".strtab"][4]
+    return {name(s[0], secs[strndx][4]): s for s in secs}, name
+
+
+def _symbol(cubin, by, name, i) -> tuple:
+    """(name, info, section index) of symbol i."""
+    o = by[".symtab"][4] + 24 * i
+    n, info, _, shndx = struct.unpack_from("<IBBH", cubin, o)
+    return name(n, by[".strtab"][4]), info, shndx
+
+
+def registers(cubin: bytes) -> dict:
+    """{function: registers} from a CUBIN's EIATTR_REGCOUNT entries (.nv.info)."""
+    by, name = _elf(cubin)
     out, o = {}, by[".nv.info"][4]
     while o < by[".nv.info"][4] + by[".nv.info"][5]:
         fmt, attr = cubin[o], cubin[o + 1]
         size = struct.unpack_from("<H", cubin, o + 2)[0] if fmt == 0x04 else 0   # EIFMT_SVAL
         if fmt == 0x04 and attr == 0x2F:                                         # EIATTR_REGCOUNT
             sym, val = struct.unpack_from("<II", cubin, o + 4)
-            out[name(struct.unpack_from("<I", cubin, symtab[4] + 24 * sym)[0], strtab)] = val
+            out[_symbol(cubin, by, name, sym)[0]] = val
         o += 4 + size
     return out
+
+
+def global_functions(cubin: bytes) -> list:
+    """Functions a CUBIN defines with global (not weak or local) binding."""
+    by, name = _elf(cubin)
+    syms = (_symbol(cubin, by, name, i) for i in range(by[".symtab"][5] // 24))
+    return [n for n, info, shndx in syms if info == 0x12 and shndx]   # STB_GLOBAL << 4 | STT_FUNC
+
+
+@pytest.mark.parametrize("backend", sorted(all_backends()))
+def test_headers_define_no_function_but_dream_fault(backend):
+    # both modules of a linked kernel include the headers: a second global
+    # definition there is one nvJitLink reports on stderr but does not fail on
+    fault, _ = compile_source("", (), "sm_90", (all_backends()[backend].define,), ("-rdc=true",))
+    assert global_functions(fault) == ["_Z11dream_faultP14dream_rt_stateRK13dream_ptr_abiyjby"]
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
 def test_fault_path_linked_apart_keeps_the_hit_path_small(backend):
     # compiled into the kernel, the slow path sets the kernel's register count
-    # (one 256-thread block per SM); linked from its own capped module it does not
+    # (direct: one 256-thread block per SM); linked from its own capped module it does not
     define = all_backends()[backend].define
     whole, _ = compile_source(READ_LOOP, ("read_loop",), "sm_90", (define,))
     linked, lowered = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,))
     assert linked[:4] == b"\x7fELF" and lowered == {"read_loop": "read_loop"}
-    assert registers(whole)["read_loop"] > FAULT_REGISTERS   # 120-158 on NVRTC 13
+    if backend == "direct":   # the queue backends' whole kernels: 118-120 on NVRTC 13
+        assert registers(whole)["read_loop"] > FAULT_REGISTERS
     assert registers(linked)["read_loop"] <= FAULT_REGISTERS
     # the sample kernel (every access kind) links too, with user options
     linked, _ = link_kernel(SAMPLE, ("sample",), "sm_90", (define,), ("-DDREAM_VERIFY", "-lineinfo"))
@@ -127,7 +154,7 @@ def test_fault_path_linked_apart_keeps_the_hit_path_small(backend):
 
 @pytest.mark.parametrize("bounds", ["__launch_bounds__(1024)", "__launch_bounds__(512, 4)"])
 def test_kernel_with_its_own_register_budget_compiles_whole(bounds):
-    # the separate fault module could not fit a budget below its own 64
+    # the separate fault module could not fit a budget below its own FAULT_REGISTERS
     src = READ_LOOP.replace("__global__ void", f"__global__ void {bounds}")
     image, _ = link_kernel(src, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",))
     assert registers(image)["read_loop"] <= 65536 // 1024

@@ -33,8 +33,9 @@ def test_stress_heavy_eviction(backend):
     for name in ("final_a_wrong", "final_b_wrong", "final_w_wrong", "final_h_wrong"):
         assert r[name] == 0, (name, r)
     assert r["verify_owner"] == 0 and r["verify_pin"] == 0, r
-    # the pressure was reached: a page load for at least every fifth op
-    # (measured on an H100: 0.25 of the ops on the queue backends, where
+    # the pressure was reached: a page load for at least every eighth op
+    # (measured on an H100: 0.19-0.46 of the ops on direct, where lanes of a
+    # warp share loads, from run to run; 0.25 on the queue backends, where
     # divergent lanes fault one at a time), and dirty pages went out
-    assert r["pages_in"] >= r["ops"] // 5 and r["writebacks"] > 0, r
+    assert r["pages_in"] >= r["ops"] // 8 and r["writebacks"] > 0, r
     assert r["grid"] * r["block"] > 8 * FRAMES, r

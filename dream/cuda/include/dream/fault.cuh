@@ -268,14 +268,15 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
  * is the entry the fast path saw.
  *
  * The runtime compiles it once per backend in a module of its own, capped at
- * 64 registers, and links it to each kernel (compile.py, link_kernel; user
+ * 128 registers, and links it to each kernel (compile.py, link_kernel; user
  * kernels see only the declaration, DREAM_FAULT_LINKED). A kernel's register
  * count is the maximum over its call graph: compiled into the kernel, this
- * function's ~100 registers set the hit path's too (a read loop: 154, one
- * 256-thread block per SM), and a cap on the whole kernel moves spills into
- * the hit path. In its own module it spills only here, where a page copy
- * costs microseconds anyway. Both modules include these headers, so they
- * define no other non-inline __device__ function or variable. */
+ * function sets the hit path's count too (a read loop on direct: 154, one
+ * 256-thread block per SM), and a cap on the whole kernel would cap the
+ * user's own code. In its own module only this function is capped (it
+ * spills a little), and the kernel keeps what its own code needs. Both
+ * modules include these headers, so they define no other non-inline
+ * __device__ function or variable (tests/test_compile.py checks). */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, unsigned mask,
                            bool need, uint64_t e);
@@ -653,7 +654,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
  * thread waits on anything (its warp-mates' faults, in this very call when
  * the whole warp moves at once), so spans need more frames than the pins
  * held at once; a shortfall ends in a timeout naming the frame wait. */
-__device__ __noinline__ int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
+__device__ __noinline__ inline int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
 {
     dream_rt_state *rt = p.rt;
     uint64_t *pte = p.pte + page;
