@@ -329,6 +329,25 @@ def test_out_of_range_doorbell_is_ignored(tmp_path):
     assert ok(got[cid])
 
 
+@pytest.mark.parametrize("head", [2, 3])
+def test_cq_head_past_the_posted_cqes_is_rejected(tmp_path, head):
+    """One CQE posted (slot 0): a CQ head doorbell of 2 or 3 would hand the
+    host slots the controller never wrote; it is ignored and reported, and
+    the right head (1) is then taken."""
+    s = Setup(tmp_path, entries=4)
+    cid = s.read(1, 1)
+    got = s.run()
+    assert ok(got[cid])
+    s.q.cq_db[0] = head
+    s.eng.poll()
+    assert s.eng.counters()["bad_doorbells"] == 1
+    assert f"queue 1: invalid CQ head doorbell write {head}" in s.eng.error
+    assert s.eng.queue_info(1)["cq_head"] == 0
+    s.q.cq_db[0] = 1
+    s.eng.poll()
+    assert s.eng.queue_info(1)["cq_head"] == 1
+
+
 @pytest.mark.parametrize("tail", [1, 3])
 def test_sq_tail_past_the_free_slots_is_rejected(tmp_path, tail):
     """A 4-entry SQ whose head the host last saw at 3, with 3 entries fetched

@@ -29,11 +29,14 @@
 // with cudaMemcpyBatchAsync on a non-blocking stream of their own, so they run
 // while the kernel that posted the requests is still running (a blocking
 // stream would wait for that kernel: deadlock). Errors throw
-// std::runtime_error naming the CUDA call.
+// std::runtime_error naming the CUDA call. Every wait for a stream is bounded
+// (kStreamWait): copies of a few MiB that have not finished in that time mean
+// a stuck GPU, reported instead of waited for.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +44,7 @@
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dream {
@@ -66,7 +70,11 @@ public:
         if (mode_ == Mode::host)
             return;
         cudaSetDevice(device_);
-        cudaStreamSynchronize(stream_);
+        try {
+            wait(stream_, "~Dma");
+        } catch (const std::exception &) {
+            // destroying a stream with copies in flight is allowed: they finish first
+        }
         for (auto &p : pending_)
             cudaEventDestroy(p.second);
         for (cudaEvent_t e : spare_)
@@ -101,7 +109,7 @@ public:
     void read_wait()
     {
         if (issue(fetches_, fetch_))
-            check(cudaStreamSynchronize(fetch_), "cudaStreamSynchronize");
+            wait(fetch_, "Dma::read_wait");
     }
 
     void copy(void *dst, const void *src, size_t n) { add(copies_, dst, src, n); }
@@ -148,7 +156,7 @@ public:
     void sync()
     {
         if (mode_ == Mode::gpu)
-            check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+            wait(stream_, "Dma::sync");
         done(recorded_);
     }
 
@@ -164,6 +172,25 @@ private:
             check(r, "cudaEventQuery");
             spare_.push_back(pending_.front().second);
             pending_.pop_front();
+        }
+    }
+
+    static constexpr std::chrono::seconds kStreamWait{60};
+
+    // cudaStreamSynchronize, bounded: polls the stream, yielding between polls.
+    static void wait(cudaStream_t s, const char *what)
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (;;) {
+            const cudaError_t r = cudaStreamQuery(s);
+            if (r != cudaErrorNotReady) {
+                check(r, what);
+                return;
+            }
+            if (std::chrono::steady_clock::now() - t0 > kStreamWait)
+                throw std::runtime_error(std::string(what) + ": the copy engine's stream did not finish in " +
+                                         std::to_string(kStreamWait.count()) + " s");
+            std::this_thread::yield();
         }
     }
 

@@ -677,7 +677,10 @@ void Worker::validate(Cmd &c, const dream_nvme_sqe &e)
 void Worker::fetch(Queue &q, std::vector<Cmd *> &out)
 {
     const uint32_t ch = __atomic_load_n(q.cq_db, __ATOMIC_ACQUIRE);
-    if (ch < q.entries) {
+    // The head moves only over CQEs already posted: one past the tail would
+    // give the host slots we have not written (NVMe's invalid doorbell write).
+    const uint32_t posted = (q.cq_tail + q.entries - q.cq_head) % q.entries;
+    if (ch < q.entries && (ch + q.entries - q.cq_head) % q.entries <= posted) {
         if (ch != q.cq_head)
             e_.c.cq_doorbells++;
         q.cq_head = ch;
