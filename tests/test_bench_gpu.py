@@ -55,6 +55,25 @@ def test_every_workload_exact_on_every_system(spec, tmp_path):
         assert all(r["vs_in_memory"] > 0 for r in dream)
 
 
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("spec", BACKENDS)
+def test_span_variants_exact_while_frames_outnumber_threads(spec, tmp_path):
+    # a thread per row holds a span's pin: at x = 2 the ring (5,461 frames)
+    # still outnumbers the 4,096 threads and pages are evicted; at x = 4
+    # (3,276 frames) the run is refused with the reason, before any launch
+    from backends import usable
+    from dream.bench import polybench
+    from dream.bench.harness import Plan, run_workload
+    name, options = usable(spec, tmp_path)
+    plan = Plan(backends=[(name, options)], xs=[0, 2, 4], pages=[4096], runs=1,
+                systems=("dream",), out=tmp_path)
+    for w in polybench.workloads(["atax-span", "mvt-span", "bicg-span"], 4096, 0):
+        by_x = {r["x"]: r for r in run_workload(w, plan, log=lambda s: None)}
+        assert by_x[0]["exact"] and by_x[0]["warm_exact"] and by_x[0]["warm_pages_in"] == 0, by_x[0]
+        assert by_x[2]["exact"] and by_x[2]["evictions"] > 0, by_x[2]
+        assert "a span pins a page per thread (4096 threads); the ring has 3276 frames" in by_x[4]["error"]
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("argv", [
     ["graph", "--scale", "10", "--kernels", "bfs,sssp"],

@@ -18,7 +18,7 @@ SCALE = r'''
 extern "C" __global__ void scale(dream_ptr<float> a, unsigned long long n, float m, float k) {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
          i < n; i += (unsigned long long)gridDim.x * blockDim.x)
-        a[i] = a[i] * m + k;
+        a[i] = __fadd_rn(__fmul_rn(a[i], m), k);   // two roundings, as NumPy's (no FMA contraction)
 }'''
 
 COPY = r'''

@@ -4,7 +4,8 @@ results (JSON, CSV, PNG), every figure a ratio to baselines of the same run.
 
 A workload is one kernel source written with `ARR(T)` for its big arrays:
 the dream build defines it as `dream_ptr<T>`, the baselines as `T *`, so a
-comparison is of memory systems, not of code. Its big arrays live in the
+comparison is of memory systems, not of code (`READ_SPAN(T) s(a)`: a
+`dream_span<const T>` over a, a `const T *` in the baselines). Its big arrays live in the
 memory system under test; small ones (vectors of a few KiB, flags,
 accumulators) in plain device memory for every system.
 
@@ -44,9 +45,11 @@ from pathlib import Path
 import numpy as np
 
 DREAM_BUILD = ("#define ARR(T) dream_ptr<T>\n"
+               "#define READ_SPAN(T) dream_span<const T>\n"
                "#define ATOMIC_MIN(a, i, v) (a).atomic_min(i, v)\n"
                "#define ATOMIC_ADD(a, i, v) (a).atomic_add(i, v)\n")
 RAW_BUILD = ("#define ARR(T) T *__restrict__\n"
+             "#define READ_SPAN(T) const T *__restrict__\n"
              "#define ATOMIC_MIN(a, i, v) atomicMin(&(a)[i], v)\n"
              "#define ATOMIC_ADD(a, i, v) atomicAdd(&(a)[i], v)\n")
 

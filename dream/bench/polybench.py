@@ -39,6 +39,17 @@ extern "C" __global__ void rows(ARR(float) A, const float *v, float *out, int nx
     }
 }
 
+/* rows through a read span per thread: one translation per page of the row
+ * (the same loop on a plain pointer in the baselines) */
+extern "C" __global__ void rows_span(ARR(float) A, const float *v, float *out, int nx, int ny) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nx) {
+        READ_SPAN(float) row(A);
+        for (int j = 0; j < ny; j++)
+            out[i] += row[(unsigned long long)i * ny + j] * v[j];
+    }
+}
+
 /* column-wise: out[j] += sum_i A[i][j] * v[i], a thread per column j < ny */
 extern "C" __global__ void cols(ARR(float) A, const float *v, float *out, int nx, int ny) {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,7 +64,8 @@ extern "C" __global__ void cols(ARR(float) A, const float *v, float *out, int nx
 #   MVT   mvt_kernel1 x1 = A y1 (rows),  mvt_kernel2 x2 = A^T y2 (cols)
 #   BICG  bicg_kernel1 s = A^T r (cols), bicg_kernel2 q = A p (rows)
 # (kernel, input vector, output vector); an input named after an earlier
-# output takes it (ATAX's tmp).
+# output takes it (ATAX's tmp). "atax-span" (mvt-, bicg-) runs the row-wise
+# kernel through a span: the one change a user can make (README, dream_span).
 STEPS = {
     "atax": (("rows", "x", "tmp"), ("cols", "tmp", "y")),
     "mvt": (("rows", "y1", "x1"), ("cols", "y2", "x2")),
@@ -70,11 +82,14 @@ class Matrix(Workload):
     """ATAX, MVT or BICG on an n x n float32 matrix."""
     family = "polybench"
     source = SOURCE
-    kernels = ("rows", "cols")
 
     def __init__(self, name: str, n: int, seed: int = 1):
         self.name, self.n = name, n
-        self.steps = STEPS[name]
+        base, _, variant = name.partition("-")
+        self.spans = variant == "span"
+        self.steps = tuple((f"{k}_span" if self.spans and k == "rows" else k, v, o)
+                           for k, v, o in STEPS[base])
+        self.kernels = tuple(k for k, _, _ in self.steps)
         self.A = _matrix(n, seed)
         rng = np.random.default_rng(seed + 1)
         self.inputs = {v: rng.random(n, dtype=np.float32) for _, v, _ in self.steps
@@ -97,6 +112,11 @@ class Matrix(Workload):
 
     def launch(self, run, i):
         n = np.int32(self.n)
+        a = run["A"]
+        if self.spans and hasattr(a, "rt") and a.rt.nframes <= self.n:   # a dream array
+            from ..runtime.errors import ConfigError
+            raise ConfigError(f"{self.name}: a span pins a page per thread ({self.n} threads); "
+                              f"the ring has {a.rt.nframes} frames")
         for kernel, v, out in self.steps:
             run.k[kernel](-(-self.n // BLOCK), BLOCK, (run["A"], run[v], run[out], n, n))
         return {}
@@ -105,7 +125,7 @@ class Matrix(Workload):
         if self._ref is None:
             vec = dict(self.inputs)
             for kernel, v, out in self.steps:
-                m = self.A if kernel == "rows" else self.A.T
+                m = self.A if kernel.startswith("rows") else self.A.T
                 vec[out] = (m @ vec[v].astype(np.float64)).astype(np.float64)
             self._ref = {o: vec[o] for o in self.outputs}
         return self._ref
@@ -146,7 +166,7 @@ class Matrix(Workload):
                     cupy.cuda.runtime.memcpy(buf.data.ptr, host.host_ptr + r0 * row_bytes,
                                              rows * row_bytes, 1)
                     copied += rows * row_bytes
-                if kernel == "rows":   # this block's rows of out
+                if kernel.startswith("rows"):   # this block's rows of out
                     args = (buf, vec[v], vec[out].data.ptr + 4 * r0, np.int32(rows), np.int32(n))
                     k[kernel](-(-rows // BLOCK), BLOCK, args)
                 else:                  # every column, over this block's rows
@@ -224,7 +244,8 @@ def workloads(names, n: int, vadd_n: int, seed: int = 1):
 def add_arguments(p):
     from .cli import common_arguments
     common_arguments(p)
-    p.add_argument("--kernels", default="atax,mvt,bicg,vadd")
+    p.add_argument("--kernels", default="atax,mvt,bicg,vadd",
+                   help="also atax-span, mvt-span, bicg-span (row-wise kernel through a dream_span)")
     p.add_argument("--n", type=int, default=None,
                    help="matrix side (default 16384: 1 GiB; --quick 2048)")
     p.add_argument("--vadd-n", type=int, default=None,
@@ -237,8 +258,10 @@ def run(args) -> int:
     plan = plan_from(args)
     names = args.kernels.split(",")
     for name in names:
-        if name != "vadd" and name not in STEPS:
-            raise SystemExit(f"--kernels: no kernel {name!r}; there are atax, mvt, bicg, vadd")
+        base, _, variant = name.partition("-")
+        if name != "vadd" and (base not in STEPS or variant not in ("", "span")):
+            raise SystemExit(f"--kernels: no kernel {name!r}; there are atax, mvt, bicg, vadd "
+                             "and atax-span, mvt-span, bicg-span")
     n = args.n or (2048 if args.quick else 16384)
     vadd_n = args.vadd_n or (1 << 22 if args.quick else 1 << 28)
     return run_experiment("polybench", workloads(names, n, vadd_n), len(names), plan)
