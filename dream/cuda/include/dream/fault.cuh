@@ -549,6 +549,33 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
     return done;
 }
 
+/* The lanes of a group on one page elect a leader (the lowest), which pins
+ * the page if it is resident: frame is the pinned frame on the leader, -1
+ * otherwise (and on every other lane); e is the entry the leader saw. */
+struct dream_lead {
+    unsigned peers;
+    int leader;
+    bool lead;
+    int frame;
+    uint64_t e;
+};
+
+__device__ __forceinline__ dream_lead dream_lead_pin(dream_rt_state *rt, uint64_t *pte, unsigned mask)
+{
+    dream_lead l;
+    l.peers = dream_match_any(mask, (unsigned long long)pte);
+    l.leader = __ffs(l.peers) - 1;
+    l.lead = (int)dream_lane() == l.leader;
+    l.frame = -1;
+    l.e = 0;
+    if (l.lead) {
+        l.e = dream_ld_relaxed(pte);
+        if (dream_pte_state(l.e) == DREAM_PTE_VALID)
+            l.frame = dream_pin(rt, pte, l.e);
+    }
+    return l;
+}
+
 /* Runs f(T *) on element i with its page pinned, and marks the page dirty
  * (writes, read-modify-writes, atomics). Fast path: lanes on one page elect
  * a leader, every leader pins its resident page at once, the lanes access,
@@ -566,21 +593,13 @@ __device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, 
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
-    const unsigned peers = dream_match_any(mask, (unsigned long long)pte);
-    const int leader = __ffs(peers) - 1;
-    const bool lead = (int)dream_lane() == leader;
-    int frame = -1;
-    if (lead) {
-        uint64_t e = dream_ld_relaxed(pte);
-        if (dream_pte_state(e) == DREAM_PTE_VALID)
-            frame = dream_pin(rt, pte, e);
-    }
-    frame = __shfl_sync(mask, frame, leader);
+    const dream_lead l = dream_lead_pin(rt, pte, mask);
+    const int frame = __shfl_sync(mask, l.frame, l.leader);
     __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
     if (frame >= 0)
         f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
     __syncwarp(mask);
-    if (lead && frame >= 0)
+    if (l.lead && frame >= 0)
         dream_unpin(rt, (uint32_t)frame, true);
     bool done = frame >= 0;
     if (dream_any(mask, !done))
@@ -659,25 +678,17 @@ __device__ __noinline__ inline int dream_pin_page(const dream_ptr_abi &p, uint64
     dream_rt_state *rt = p.rt;
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
-    const unsigned peers = dream_match_any(mask, (unsigned long long)pte);
-    const int leader = __ffs(peers) - 1;
-    const bool lead = (int)dream_lane() == leader;
-    int frame = -1;
-    uint64_t e = 0;
-    if (lead) {
-        e = dream_ld_relaxed(pte);
-        if (dream_pte_state(e) == DREAM_PTE_VALID)
-            frame = dream_pin(rt, pte, e);
-    }
-    const bool need = lead && frame < 0;
+    const dream_lead l = dream_lead_pin(rt, pte, mask);
+    int frame = l.frame;
+    const bool need = l.lead && frame < 0;
     if (dream_any(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need, e);
+        const int got = dream_fault(rt, p, page, mask, need, l.e);
         if (need)
             frame = got;
     }
-    if (lead && frame >= 0 && __popc(peers) > 1) /* the peers' pins, under the leader's */
-        atomicAdd(&rt->ref[frame], __popc(peers) - 1);
-    frame = __shfl_sync(mask, frame, leader);
+    if (l.lead && frame >= 0 && __popc(l.peers) > 1) /* the peers' pins, under the leader's */
+        atomicAdd(&rt->ref[frame], __popc(l.peers) - 1);
+    frame = __shfl_sync(mask, frame, l.leader);
     __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
     return frame;
 }
