@@ -374,6 +374,23 @@ def test_frame_wait_ends_in_a_named_timeout(make_rt):
         assert time.monotonic() - t0 < 30
 
 
+def test_a_timeout_after_another_error_still_closes_the_runtime(make_rt):
+    # the launch's first error (out of bounds) is the one raised; the timeout
+    # that follows has aborted the device side, whose waits would from then on
+    # end at once without a record: the runtime must refuse further work
+    src = r'''extern "C" __global__ void nested(dream_ptr<float> a, dream_ptr<float> b) {
+        const float x = a[1 << 20];
+        a.rmw(0, [=](float *q) { const float v = b[0]; *q += v + x; return *q; }); }'''
+    with make_rt(page_size=4096, gpu_memory=4096, timeout="2s") as rt:
+        a = rt.array(np.ones(1024, np.float32), name="a")
+        b = rt.array(np.full(1024, 2, np.float32), name="b")
+        k = rt.kernel(src, "nested")
+        with pytest.raises(dream.OutOfBoundsError, match="more error"):
+            k(1, 1, (a, b))
+        with pytest.raises(dream.RuntimeClosedError, match="timed out"):
+            k(1, 1, (a, b))
+
+
 def test_kernel_argument_errors(make_rt):
     with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
         a = rt.zeros(100, np.float32)

@@ -236,11 +236,16 @@ class Runtime:
         if err["code"] != abi.ERR_NONE:
             self._error.fill(0)
             exc = self._device_error(err, what)
-            if isinstance(exc, DreamTimeoutError):
+            # the device aborts on a timeout or an inconsistency even when an
+            # earlier error of the launch is the one recorded: every later
+            # wait would give up at once, silently, so the runtime closes
+            off = abi.RT_STATE.fields["abort"][1]
+            aborted = int(self._state[off:off + 4].view(np.uint32).get()[0]) != 0
+            if int(err["code"]) == abi.ERR_PROTOCOL:
+                self._closed = f"the page table was found inconsistent in {what}"
+            elif aborted or isinstance(exc, DreamTimeoutError):
                 # frames may be locked under requests still in flight
                 self._closed = f"a wait timed out in {what}; close it and start a new Runtime"
-            elif int(err["code"]) == abi.ERR_PROTOCOL:
-                self._closed = f"the page table was found inconsistent in {what}"
             raise exc
 
     def _device_error(self, e, what: str) -> DeviceError:
