@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..runtime.backends import Backend, register
+from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
 from ..runtime.errors import ConfigError
 from ..runtime.sizes import parse_size
@@ -33,7 +33,7 @@ DEFAULT_DEPTH = 64
 @register
 class NvmeBackend(Backend):
     """Runtime(backend="nvme", queues=<SMs>, queue_depth=64, queue_memory="gpu" | "host",
-    lba_size=512, cache="cold" | "warm", directory=None, engine_threads=1,
+    lba_size=512, cache="cold" | "warm", directory=None, engine_threads=4,
     io_threads=8, staging="64MiB")
 
     cache="cold" reads the files with O_DIRECT (storage speed); "warm" through
@@ -62,7 +62,7 @@ class NvmeBackend(Backend):
 
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
                  queue_memory: str = "gpu", lba_size: int = 512, cache: str = "cold",
-                 directory: str | None = None, engine_threads: int = 1, io_threads: int = 8,
+                 directory: str | None = None, engine_threads: int = ENGINE_THREADS, io_threads: int = 8,
                  staging="64MiB", **options):
         super().__init__(rt, **options)
         from .controller import SoftNvme

@@ -29,6 +29,11 @@ from __future__ import annotations
 
 from .errors import ConfigError
 
+# The soft engines' (softrnic, nvme) threads, each serving its share of the
+# queues: 4 doubled the 4 KiB gather of 1 on an H100, on both
+# (bench/results-h100/session9/engine_threads.txt)
+ENGINE_THREADS = 4
+
 _REGISTRY: dict[str, type] = {}
 
 

@@ -7,7 +7,7 @@ GPU's copy engines. Backing stores are pinned host memory (the remote
 region), the frame ring is the local region."""
 from __future__ import annotations
 
-from ..runtime.backends import Backend, register
+from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
 from ..runtime.pinned import PinnedStore
 from . import mlx5
@@ -18,7 +18,7 @@ DEFAULT_DEPTH = 64  # DREAM: 64-entry queues
 @register
 class SoftRnicBackend(Backend):
     """Runtime(backend="softrnic", queues=<SMs>, queue_depth=64,
-    queue_memory="gpu" | "host", engine_threads=1)"""
+    queue_memory="gpu" | "host", engine_threads=4)"""
     name = "softrnic"
     define = "DREAM_BACKEND_RNIC"
 
@@ -34,7 +34,7 @@ class SoftRnicBackend(Backend):
         return True, ""
 
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
-                 queue_memory: str = "gpu", engine_threads: int = 1, **options):
+                 queue_memory: str = "gpu", engine_threads: int = ENGINE_THREADS, **options):
         super().__init__(rt, **options)
         from .softrnic import SoftRnic
         self.store = PinnedStore(rt.page_size)
