@@ -119,9 +119,9 @@ def grid_for(rt, n):
     return max(1, min(-(-n // BLOCK), rt.nframes // BLOCK))
 
 
-def ring_for(data_bytes, x, page):
-    """Frame ring bytes for oversubscription x, at least BLOCK frames."""
-    return max(BLOCK * page, (data_bytes // (1 + x)) // page * page)
+def ring_for(data_bytes, x, page, floor=BLOCK):
+    """Frame ring bytes for oversubscription x, at least `floor` frames."""
+    return max(floor * page, (data_bytes // (1 + x)) // page * page)
 
 
 def random_data(rng, dtype, n):
@@ -186,12 +186,12 @@ def test_random_gather(make_rt, skew, x):
 @pytest.mark.parametrize("x", [0, 4, 8])
 def test_random_scatter(make_rt, x):
     import cupy
-    n = 500_000
+    n = int(500_000 * make_rt.share)   # nearly every write a page load at x > 0
     rng = np.random.default_rng(12)
     src = random_data(rng, np.int64, n)
     perm = rng.permutation(n).astype(np.int64)
     page = 16384
-    with make_rt(page_size=page, gpu_memory=ring_for(2 * n * 8, x, page)) as rt:
+    with make_rt(page_size=page, gpu_memory=ring_for(2 * n * 8, x, page, floor=16)) as rt:
         s, dst = rt.array(src), rt.zeros(n, np.int64)
         rt.kernel(typed(SCATTER, np.int64), "scatter")(
             grid_for(rt, n), BLOCK, (s, cupy.asarray(perm), dst, np.uint64(n)))
@@ -203,7 +203,7 @@ def test_random_scatter(make_rt, x):
 @pytest.mark.parametrize("skew", ["uniform", "zipf"])
 def test_atomics_many_warps(make_rt, skew):
     import cupy
-    nb, n = 100_000, 300_000
+    nb, n = 100_000, int(300_000 * make_rt.share)   # n atomics; the ring holds a fifth of the arrays
     rng = np.random.default_rng(13)
     bucket = (rng.integers(0, nb, n) if skew == "uniform"
               else np.minimum(rng.zipf(1.2, n) - 1, nb - 1)).astype(np.int64)
@@ -258,11 +258,12 @@ def test_read_modify_write(make_rt, dtype):
 
 @pytest.mark.parametrize("x", [0, 8])
 def test_nd_transpose(make_rt, x):
-    rows, cols = 777, 1031
+    f = make_rt.share ** 0.5                    # elements (and page loads) in proportion
+    rows, cols = int(777 * f), int(1031 * f)    # no page multiple: rows cross pages
     rng = np.random.default_rng(15)
     h = random_data(rng, np.float32, rows * cols).reshape(rows, cols)
     page = 4096
-    with make_rt(page_size=page, gpu_memory=ring_for(2 * h.nbytes, x, page)) as rt:
+    with make_rt(page_size=page, gpu_memory=ring_for(2 * h.nbytes, x, page, floor=16)) as rt:
         a = rt.array(h)
         t = rt.empty((cols, rows), np.float32)
         assert a.shape == (rows, cols) and len(a) == rows and a.ndim == 2
