@@ -28,6 +28,9 @@ def info(args) -> int:
               f"runtime {gpu.runtime_version}")
     else:
         print(f"GPU: none usable: {why}")
+    from .runtime.compile import toolchain
+    ok, what = toolchain()
+    print(f"kernels: {'built with ' if ok else 'cannot be built: '}{what}")
     print("backends:")
     for name, cls in sorted(all_backends().items()):
         ok, reason = cls.availability()

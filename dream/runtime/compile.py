@@ -80,13 +80,28 @@ def compile_source(source: str, names: tuple, arch: str, defines: tuple,
         nvrtc.nvrtcDestroyProgram(prog)
 
 
-def _linked(images: list, arch: str) -> bytes:
+def toolchain() -> tuple[bool, str]:
+    """(True, "NVRTC x.y, nvJitLink x.y") where kernels can be built here,
+    else (False, why)."""
+    try:
+        from cuda.bindings import nvrtc
+        major, minor = _check(nvrtc.nvrtcVersion())
+    except Exception as e:
+        return False, f"NVRTC is missing ({e}): install cuda-python and the CUDA 13 toolkit"
     try:
         from cuda.bindings import nvjitlink
-        nvjitlink.version()
+        link = ".".join(map(str, nvjitlink.version()))
     except Exception as e:   # the library, not the module, is what may be missing
-        raise CompileError(f"nvJitLink is needed to link kernels ({e}); install the "
-                           "nvidia-nvjitlink package (a dependency of dream)") from None
+        return False, (f"nvJitLink is missing ({e}): install the nvidia-nvjitlink package "
+                       "(a dependency of dream)")
+    return True, f"NVRTC {major}.{minor}, nvJitLink {link}"
+
+
+def _linked(images: list, arch: str) -> bytes:
+    ok, why = toolchain()
+    if not ok:
+        raise CompileError(f"kernels cannot be linked here: {why}")
+    from cuda.bindings import nvjitlink
     h = nvjitlink.create(1, [f"-arch={arch}"])
     try:
         for i, image in enumerate(images):
