@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
-from ..runtime.pinned import PinnedStore
 from . import mlx5
-
-DEFAULT_DEPTH = 64  # DREAM: 64-entry queues
+from .backing import DEFAULT_DEPTH, RegisteredBacking
 
 
 @register
-class SoftRnicBackend(Backend):
+class SoftRnicBackend(RegisteredBacking, Backend):
     """Runtime(backend="softrnic", queues=<SMs>, queue_depth=64,
     queue_memory="gpu" | "host", engine_threads=4)"""
     name = "softrnic"
@@ -37,7 +35,7 @@ class SoftRnicBackend(Backend):
                  queue_memory: str = "gpu", engine_threads: int = ENGINE_THREADS, **options):
         super().__init__(rt, **options)
         from .softrnic import SoftRnic
-        self.store = PinnedStore(rt.page_size)
+        self.open_store(rt.page_size)
         self.nic = None
         try:
             self.nic = SoftRnic(device=rt.device, queues=rt.gpu.sms if queues is None else queues,
@@ -50,23 +48,8 @@ class SoftRnicBackend(Backend):
             self.close()
             raise
 
-    def attach(self, arr, data):
-        buf = self.store.attach(arr, data)
-        try:
-            return buf.device_ptr, self.nic.register_backing(arr.slot, buf.device_ptr, buf.nbytes)
-        except BaseException:
-            self.store.detach(arr)
-            raise
-
-    def detach(self, arr):
-        self.nic.deregister_backing(arr.slot)
-        self.store.detach(arr)
-
-    def read(self, arr):
-        return self.store.read(arr)
-
-    def write(self, arr, data):
-        self.store.write(arr, data)
+    def nic_address(self, buf):
+        return buf.device_ptr
 
     def before_launch(self):
         self.nic.check_serving()

@@ -12,16 +12,14 @@ import numpy as np
 from ..runtime.backends import Backend, register
 from ..runtime.cuda import gpu_status
 from ..runtime.errors import BackendUnavailableError, ConfigError
-from ..runtime.pinned import PinnedStore
 from . import mlx5
+from .backing import DEFAULT_DEPTH, RegisteredBacking
 from .device import RnicDevice, queue_records
 from .pyverbs_shim import rdma_unavailable_reason
 
-DEFAULT_DEPTH = 64  # DREAM: 64-entry queues
-
 
 @register
-class RnicBackend(Backend):
+class RnicBackend(RegisteredBacking, Backend):
     """Runtime(backend="rnic", queues=<SMs>, queue_depth=64, queue_memory="gpu",
     rdma_device=<first mlx5>, port=1)"""
     name = "rnic"
@@ -49,7 +47,7 @@ class RnicBackend(Backend):
                 or depth > mlx5.QUEUE_MAX_DEPTH:
             raise ConfigError(f"queue_depth={depth!r}: a power of two up to {mlx5.QUEUE_MAX_DEPTH}")
         import cupy
-        self.store = PinnedStore(rt.page_size)
+        self.open_store(rt.page_size)
         self.nic = RnicDevice(queues=nq, depth=depth, queue_memory=queue_memory,
                               name=rdma_device, port=port, cuda_device=rt.device)
         try:
@@ -68,24 +66,8 @@ class RnicBackend(Backend):
             self.close()
             raise
 
-    def attach(self, arr, data):
-        buf = self.store.attach(arr, data)
-        try:
-            # The NIC knows the backing store by its host virtual address (ibv_reg_mr).
-            return buf.host_ptr, self.nic.register_backing(arr.slot, buf.host_ptr, buf.nbytes)
-        except BaseException:
-            self.store.detach(arr)
-            raise
-
-    def detach(self, arr):
-        self.nic.deregister_backing(arr.slot)
-        self.store.detach(arr)
-
-    def read(self, arr):
-        return self.store.read(arr)
-
-    def write(self, arr, data):
-        self.store.write(arr, data)
+    def nic_address(self, buf):
+        return buf.host_ptr   # ibv_reg_mr takes the host virtual address
 
     def describe_error(self, detail) -> str:
         d0, qp, idx, opcode = (int(x) for x in detail)
