@@ -25,6 +25,9 @@ PTR = np.dtype([
     ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("pad", "<u4"),
 ])
 
+HINT = np.dtype([("page", "<u8"), ("entry", "<u8")])
+PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
+
 PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3
 PTE_STATE_MASK = 3
 PTE_FRAME_SHIFT = 2

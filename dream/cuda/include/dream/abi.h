@@ -129,6 +129,21 @@ typedef struct dream_ptr_abi {
     uint32_t pad;
 } dream_ptr_abi;
 
+/* A read's translation hint: the last entry a read through one thread's
+ * copy of a dream_ptr validated, and its page (ptr.cuh, fault.cuh). Entry 0
+ * is INVALID: no hint. */
+typedef struct dream_hint {
+    uint64_t page;
+    uint64_t entry;
+} dream_hint;
+
+/* What a dream_ptr<T> kernel parameter is: the array's argument, then a hint
+ * the host passes as zeros; each thread's copy then keeps its own. */
+typedef struct dream_ptr_arg {
+    dream_ptr_abi abi;
+    dream_hint hint;
+} dream_ptr_arg;
+
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
 DREAM_CHECK_OFFSET(dream_array_desc, backing, 24);
@@ -145,3 +160,5 @@ DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
 DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 40, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 56, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 40);

@@ -613,11 +613,28 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
     return v;
 }
 
+/* One optimistic read (O5) of the element at `off` in the page of entry e:
+ * the element, then the entry again; true if it is unchanged (the value is
+ * then the page's). e must have been read with acquire by this thread. */
+template <class T> __device__ __forceinline__ bool dream_read_at(dream_rt_state *rt, const uint64_t *pte,
+                                                                 uint64_t e, uint64_t off, T &v)
+{
+    if (dream_pte_state(e) != DREAM_PTE_VALID)
+        return false;
+    v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+    return dream_ld_relaxed(pte) == e;
+}
+
 /* Reads element i (O5). Every lane translates on its own: the entry, the
  * element, the entry again; lanes whose page was absent or moved read
- * pinned on the slow path. Returns T() when the read could not be made (the
- * error is recorded). */
-template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i)
+ * pinned on the slow path. A lane whose hint is for this page starts from
+ * the hint's entry instead of loading it: the entry was loaded with acquire
+ * by an earlier read of this thread, which orders this element load after
+ * the page's load as well, and the reload after it proves the frame still
+ * holds the page (its generation counts loads); a stale hint costs the
+ * ordinary read. Returns T() when the read could not be made (the error is
+ * recorded). */
+template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
     dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
@@ -628,16 +645,19 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     T v = T();
-    const uint64_t e = dream_ld_acquire(pte);
-    bool done = false;
-    if (dream_pte_state(e) == DREAM_PTE_VALID) {
-        v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
-        done = dream_ld_relaxed(pte) == e;
-        if (!done) { /* v may be another page's: never returned */
-            v = T();
+    bool done = h.page == page && dream_read_at(rt, pte, h.entry, off, v);
+    if (!done) {
+        const uint64_t e = dream_ld_acquire(pte);
+        done = dream_read_at(rt, pte, e, off, v);
+        if (done) {
+            h.page = page;
+            h.entry = e;
+        } else if (dream_pte_state(e) == DREAM_PTE_VALID) { /* v may be another page's: never returned */
             dream_count(rt, DREAM_C_RETRIES, 1);
         }
     }
+    if (!done)
+        v = T();
     if (dream_any(mask, !done))
         done = dream_access_pinned<T>(p, page, off, mask, !done, false,
                                       [&](T *q) { v = dream_ld(q); }) || done;
