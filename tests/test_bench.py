@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from dream.bench import EXPERIMENTS
-from dream.bench.harness import DREAM_BUILD, RAW_BUILD, add_ratios, ring_bytes, table, write_results
+from dream.bench.harness import (DREAM_BUILD, RAW_BUILD, add_ratios, parse_backends, ring_bytes, table,
+                                 write_results)
 
 
 def test_list_names_every_experiment(capsys):
@@ -32,6 +33,12 @@ def test_unknown_experiment_is_named(capsys):
     from dream.bench.cli import main
     assert main(["nope"]) == 2
     assert "no experiment 'nope'" in capsys.readouterr().err
+
+
+def test_backend_options_parse_to_what_the_backends_take():
+    got = parse_backends("direct,softrnic:queue_memory=host;engine_threads=4,nvme:queues=8", "/d")
+    assert got == [("direct", {}), ("softrnic", {"queue_memory": "host", "engine_threads": 4}),
+                   ("nvme", {"queues": 8, "directory": "/d"})]
 
 
 def test_ring_bytes():

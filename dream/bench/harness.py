@@ -343,11 +343,13 @@ class Plan:
 
 
 def parse_backends(text: str, nvme_dir: str | None = None) -> list:
-    """"direct,softrnic:queue_memory=host,nvme" -> [(name, {options})]."""
+    """"direct,softrnic:queue_memory=host;engine_threads=4,nvme" -> [(name,
+    {options})]; whole-number values become ints (the backends' counts)."""
     out = []
     for item in text.split(","):
         name, _, rest = item.strip().partition(":")
-        opts = dict(kv.split("=", 1) for kv in rest.split(";") if kv)
+        opts = {k: int(v) if v.isdigit() else v
+                for k, v in (kv.split("=", 1) for kv in rest.split(";") if kv)}
         if name == "nvme" and "directory" not in opts:
             opts["directory"] = nvme_dir or tempfile.gettempdir()
         out.append((name, opts))
