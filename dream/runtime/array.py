@@ -80,6 +80,7 @@ class DreamArray:
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
+        p["flags"] = abi.PTR_NO_EVICT if self.rt._no_evict() else 0
         return arg.tobytes()
 
     def flush(self):

@@ -126,12 +126,16 @@ typedef struct dream_ptr_abi {
     uint32_t page_shift;
     uint32_t slot;
     uint32_t elem_size;
-    uint32_t pad;
+    uint32_t flags; /* DREAM_PTR_*, set by the host for each launch */
 } dream_ptr_abi;
 
-/* A read's translation hint: the last entry a read through one thread's
- * copy of a dream_ptr validated, and its page (ptr.cuh, fault.cuh). Entry 0
- * is INVALID: no hint. */
+/* The ring has a frame for every page of the runtime's arrays: no frame is
+ * reused while the kernel runs (fault.cuh, O6). */
+#define DREAM_PTR_NO_EVICT 1u
+
+/* A read's translation hint (fault.cuh, O6): the last VALID entry a read
+ * through one thread's copy of a dream_ptr loaded with acquire, and its page;
+ * used only under DREAM_PTR_NO_EVICT. Entry 0 is INVALID: no hint. */
 typedef struct dream_hint {
     uint64_t page;
     uint64_t entry;

@@ -96,6 +96,16 @@
  *       (every earlier access of the thread performed before any later one),
  *       the one a GPU seqlock relies on. A failed read retries pinned (the
  *       slow path), so it is made at most twice.
+ *   O6  No eviction: when the ring has a frame for every page of the
+ *       runtime's arrays, the host sets DREAM_PTR_NO_EVICT in every
+ *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
+ *       only between kernels). Faults then take only frames without a page
+ *       (dream_ring_take: one exists while any page is absent, by counting),
+ *       so no entry leaves VALID during the kernel. A read needs no re-read:
+ *       e = the thread's hint for p, else ld.acquire(pte[p]); if VALID, v =
+ *       a plain load of the element. The acquire (now, or when the hint was
+ *       taken) orders the load after O1's data; the frame is not refilled
+ *       before the kernel ends.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -208,8 +218,9 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  * for 24.7 M page loads in the stress test). Concurrent takers overlap in
  * what they look at; the lock's CAS decides. The fence after a successful
  * CAS is the acquire of both the lock (O4) and the caller's claim of its
- * page. Returns -1 if none was free. */
-__device__ inline int dream_ring_take(dream_rt_state *rt)
+ * page. With `free_only` (O6) it passes over frames that hold a page.
+ * Returns -1 if none was free. */
+__device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 {
     unsigned long long *head = (unsigned long long *)&rt->head;
     const uint64_t t0 = atomicAdd(head, 1ull);
@@ -218,6 +229,12 @@ __device__ inline int dream_ring_take(dream_rt_state *rt)
         if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
             atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
+            /* O6: a frame that holds a page is not ours to take (owner[f]
+               is written only under f's lock, which we now hold) */
+            if (free_only && rt->owner[f] != DREAM_OWNER_NONE) {
+                dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+                continue;
+            }
             if (k) {
                 atomicAdd(head, (unsigned long long)k);
                 dream_count(rt, DREAM_C_FRAME_SKIPS, k);
@@ -333,7 +350,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     }
                 }
                 if (claimed) {
-                    const int fr = dream_ring_take(rt); /* its fence: O4's acquire */
+                    const int fr = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT); /* its fence: O4's acquire */
                     if (fr < 0) {
                         where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
@@ -613,26 +630,11 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
     return v;
 }
 
-/* One optimistic read (O5) of the element at `off` in the page of entry e:
- * the element, then the entry again; true if it is unchanged (the value is
- * then the page's). e must have been read with acquire by this thread. */
-template <class T> __device__ __forceinline__ bool dream_read_at(dream_rt_state *rt, const uint64_t *pte,
-                                                                 uint64_t e, uint64_t off, T &v)
-{
-    if (dream_pte_state(e) != DREAM_PTE_VALID)
-        return false;
-    v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
-    return dream_ld_relaxed(pte) == e;
-}
-
-/* Reads element i (O5). Every lane translates on its own: the entry, the
+/* Reads element i. Every lane translates on its own. O5: the entry, the
  * element, the entry again; lanes whose page was absent or moved read
- * pinned on the slow path. A lane whose hint is for this page starts from
- * the hint's entry instead of loading it: the entry was loaded with acquire
- * by an earlier read of this thread, which orders this element load after
- * the page's load as well, and the reload after it proves the frame still
- * holds the page (its generation counts loads); a stale hint costs the
- * ordinary read. Returns T() when the read could not be made (the error is
+ * pinned on the slow path. O6 (no frame reused during this kernel): the
+ * entry, or the thread's hint when it is for this page, then the element as
+ * a plain load. Returns T() when the read could not be made (the error is
  * recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
@@ -645,19 +647,26 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     T v = T();
-    bool done = h.page == page && dream_read_at(rt, pte, h.entry, off, v);
-    if (!done) {
-        const uint64_t e = dream_ld_acquire(pte);
-        done = dream_read_at(rt, pte, e, off, v);
-        if (done) {
+    bool done = false;
+    if (p.flags & DREAM_PTR_NO_EVICT) {
+        const uint64_t e = h.page == page ? h.entry : dream_ld_acquire(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID) {
             h.page = page;
             h.entry = e;
-        } else if (dream_pte_state(e) == DREAM_PTE_VALID) { /* v may be another page's: never returned */
-            dream_count(rt, DREAM_C_RETRIES, 1);
+            v = *(const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off);
+            done = true;
+        }
+    } else {
+        const uint64_t e = dream_ld_acquire(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID) {
+            v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            done = dream_ld_relaxed(pte) == e;
+            if (!done) { /* v may be another page's: never returned */
+                v = T();
+                dream_count(rt, DREAM_C_RETRIES, 1);
+            }
         }
     }
-    if (!done)
-        v = T();
     if (dream_any(mask, !done))
         done = dream_access_pinned<T>(p, page, off, mask, !done, false,
                                       [&](T *q) { v = dream_ld(q); }) || done;
