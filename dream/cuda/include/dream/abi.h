@@ -133,11 +133,12 @@ typedef struct dream_ptr_abi {
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
 
-/* A read's translation hint (fault.cuh, O6): the last VALID entry a read
- * through one thread's copy of a dream_ptr loaded with acquire, and its page;
- * used only under DREAM_PTR_NO_EVICT. Entry 0 is INVALID: no hint. */
+/* A read's translation hint (fault.cuh, O6): the address of the last entry
+ * a read through one thread's copy of a dream_ptr found VALID with an
+ * acquire load, and that entry; used only under DREAM_PTR_NO_EVICT. Keyed
+ * by the entry's address, so the host's zeros match no page. */
 typedef struct dream_hint {
-    uint64_t page;
+    uint64_t pte;
     uint64_t entry;
 } dream_hint;
 

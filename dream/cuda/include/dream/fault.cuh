@@ -105,7 +105,9 @@
  *       e = the thread's hint for p, else ld.acquire(pte[p]); if VALID, v =
  *       a plain load of the element. The acquire (now, or when the hint was
  *       taken) orders the load after O1's data; the frame is not refilled
- *       before the kernel ends.
+ *       before the kernel ends. Such reads have plain memory's semantics
+ *       (they may be served from L1 or hoisted out of a loop): a thread that
+ *       waits for another's write uses atomics, as on plain memory.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -226,6 +228,8 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
     const uint64_t t0 = atomicAdd(head, 1ull);
     for (int k = 0; k < DREAM_RING_TRIES; k++) {
         const uint32_t f = (uint32_t)((t0 + k) % rt->nframes);
+        if (free_only && dream_ld_relaxed(&rt->owner[f]) != DREAM_OWNER_NONE)
+            continue; /* a cheap filter; checked again under the lock */
         if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
             atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
@@ -649,9 +653,9 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     T v = T();
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        const uint64_t e = h.page == page ? h.entry : dream_ld_acquire(pte);
+        const uint64_t e = h.pte == (uint64_t)pte ? h.entry : dream_ld_acquire(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            h.page = page;
+            h.pte = (uint64_t)pte;
             h.entry = e;
             v = *(const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off);
             done = true;

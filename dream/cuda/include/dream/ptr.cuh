@@ -93,7 +93,8 @@ template <class T> struct dream_ref {
 
 template <class T> struct dream_ptr {
     dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
-    mutable dream_hint h;    /* this thread's copy: changed by reads, kept in registers */
+    mutable dream_hint h;    /* this copy's: changed by its reads (a dream_ptr is a per-thread value:
+                                copy it, never share one object through shared or global memory) */
 
     __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i, &h}; }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
@@ -120,6 +121,8 @@ template <class T> struct dream_ptr {
         return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
     }
 };
+
+static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> is the kernel argument dream_ptr_arg");
 
 /* dream_span<T>: one translation for a run of elements. The span pins the
  * page of the element asked for and hands out plain pointers into it until
