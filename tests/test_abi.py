@@ -7,7 +7,8 @@ from dream.runtime import abi
 from mirrors import assert_constants_mirror, assert_struct_mirrors
 
 MIRRORS = {"dream_array_desc": abi.ARRAY_DESC, "dream_error": abi.ERROR,
-           "dream_rt_state": abi.RT_STATE, "dream_ptr_abi": abi.PTR}
+           "dream_rt_state": abi.RT_STATE, "dream_ptr_abi": abi.PTR,
+           "dream_hint": abi.HINT, "dream_ptr_arg": abi.PTR_ARG}
 
 
 @pytest.mark.parametrize("cname", sorted(MIRRORS))

@@ -322,6 +322,37 @@ def test_streaming_read_loads_each_page_once(make_rt):
         assert s.pages_in == 0 and s.faults == 0 and s.retries == 0
 
 
+def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
+    # O6 (fault.cuh): set per launch while the ring has a frame for every page
+    # of every array; faults then take only free frames, even after an array's
+    # pages were dropped in the middle of the ring (free frames behind the cursor)
+    from dream.runtime import abi
+    import cupy
+    page, n = 4096, 300_000
+    pages = -(-n * 4 // page)
+    h = np.arange(n, dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
+        flags = lambda arr: np.frombuffer(arr.kernel_arg(), abi.PTR_ARG)[0]["abi"]["flags"]
+        a, b = rt.array(h), rt.array(2 * h)
+        assert flags(a) == abi.PTR_NO_EVICT
+        out = cupy.zeros(1, np.uint64)
+        total = rt.kernel(typed(SUM, np.int32), "total")
+        for arr, want in ((a, h), (b, 2 * h), (a, h)):
+            out.fill(0)
+            total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
+            assert int(out.get()[0]) == int(want.sum())
+        a.copy_from(3 * h)                     # a's frames freed, b's stay: a hole before the cursor
+        c = rt.array(4 * h)                    # three arrays in a ring of three arrays' pages
+        rt.reset_stats()
+        for arr, want in ((a, 3 * h), (c, 4 * h), (b, 2 * h)):
+            out.fill(0)
+            total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
+            assert int(out.get()[0]) == int(want.sum())
+        assert rt.stats().evictions == 0
+        d = rt.array(h)                        # now more pages than frames: the usual protocol
+        assert flags(d) == 0 and flags(a) == 0
+
+
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
         if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''

@@ -39,3 +39,21 @@ def test_stress_heavy_eviction(backend):
     # divergent lanes fault one at a time), and dirty pages went out
     assert r["pages_in"] >= r["ops"] // 8 and r["writebacks"] > 0, r
     assert r["grid"] * r["block"] > 8 * FRAMES, r
+
+
+@pytest.mark.timeout(300)
+def test_stress_with_the_ring_holding_every_page(backend):
+    # O6 (fault.cuh): a frame for every page, so nothing is evicted and reads
+    # are plain loads of the pages faulted in by other warps of the same
+    # kernel, while w is rewritten and h counted: the same checks, exact
+    (name, options), make = backend
+    na = nb = 1 << 23
+    nh, work = 1 << 20, WORK[name]
+    pages = sum(-(-n * size // 4096) for n, size in ((na, 8), (nb, 4), (work["nw"], 8), (nh, 4)))
+    with make(page_size=4096, gpu_memory=pages * 4096, timeout="30s") as rt:
+        r = run_stress(rt, na=na, nb=nb, nh=nh, **work)
+    print("stress O6", name, options, json.dumps(r))
+    for bad in BAD_NAMES + ("final_a_wrong", "final_b_wrong", "final_w_wrong", "final_h_wrong",
+                            "verify_owner", "verify_pin"):
+        assert r[bad] == 0, (bad, r)
+    assert r["evictions"] == 0 and 0 < r["pages_in"] <= pages, r

@@ -33,7 +33,9 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_rt_state, n_slots); FIELD(dream_rt_state, pad));
     STRUCT(dream_ptr_abi, FIELD(dream_ptr_abi, rt); FIELD(dream_ptr_abi, pte); FIELD(dream_ptr_abi, n);
            FIELD(dream_ptr_abi, page_shift); FIELD(dream_ptr_abi, slot);
-           FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, pad));
+           FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, flags));
+    STRUCT(dream_hint, FIELD(dream_hint, pte); FIELD(dream_hint, entry));
+    STRUCT(dream_ptr_arg, FIELD(dream_ptr_arg, abi); FIELD(dream_ptr_arg, hint));
     m.attr("layouts") = layouts;
 
     py::dict c;
@@ -41,7 +43,7 @@ PYBIND11_MODULE(_abi, m)
     CONST(DREAM_PTE_INVALID); CONST(DREAM_PTE_LOADING); CONST(DREAM_PTE_VALID);
     CONST(DREAM_PTE_EVICTING); CONST(DREAM_FRAME_NONE);
     CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_PTE_GEN_SHIFT); CONST(DREAM_MAX_FRAMES);
-    CONST(DREAM_REF_LOCKED); CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
+    CONST(DREAM_REF_LOCKED); CONST(DREAM_PTR_NO_EVICT); CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
     CONST(DREAM_ERR_NONE); CONST(DREAM_ERR_BOUNDS); CONST(DREAM_ERR_TYPE);
     CONST(DREAM_ERR_TIMEOUT); CONST(DREAM_ERR_TRANSPORT); CONST(DREAM_ERR_PROTOCOL);
     CONST(DREAM_WAIT_NONE); CONST(DREAM_WAIT_PAGE); CONST(DREAM_WAIT_FRAME);

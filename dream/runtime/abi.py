@@ -22,8 +22,12 @@ RT_STATE = np.dtype([
 
 PTR = np.dtype([
     ("rt", "<u8"), ("pte", "<u8"), ("n", "<u8"),
-    ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("pad", "<u4"),
+    ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("flags", "<u4"),
 ])
+PTR_NO_EVICT = 1
+
+HINT = np.dtype([("pte", "<u8"), ("entry", "<u8")])
+PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
 
 PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3
 PTE_STATE_MASK = 3
@@ -60,6 +64,7 @@ def constants() -> dict:
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
         "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
+        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,
         "DREAM_ERR_TIMEOUT": ERR_TIMEOUT, "DREAM_ERR_TRANSPORT": ERR_TRANSPORT,

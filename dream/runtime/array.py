@@ -70,16 +70,18 @@ class DreamArray:
         return d
 
     def kernel_arg(self) -> bytes:
-        """The dream_ptr_abi bytes passed by value to a kernel."""
+        """The dream_ptr_arg bytes passed by value to a kernel (no hint)."""
         self._check_live()
-        p = np.zeros((), dtype=abi.PTR)
+        arg = np.zeros((), dtype=abi.PTR_ARG)
+        p = arg["abi"]
         p["rt"] = self.rt._state_ptr
         p["pte"] = self.pte.data.ptr
         p["n"] = self.size
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
-        return p.tobytes()
+        p["flags"] = abi.PTR_NO_EVICT if self.rt._no_evict() else 0
+        return arg.tobytes()
 
     def flush(self):
         """Writes this array's dirty frames back to its backing store."""

@@ -151,6 +151,12 @@ class Runtime:
             np.frombuffer(arr.descriptor(backing, key).tobytes(), dtype=np.uint8))
         return arr
 
+    def _no_evict(self) -> bool:
+        """Whether the ring has a frame for every page of every array (abi.h
+        DREAM_PTR_NO_EVICT): faults then take only free frames, and no frame
+        is reused while a kernel runs."""
+        return sum(a.n_pages for a in self._arrays.values()) <= self.nframes
+
     def array(self, data, name: str | None = None, **backing_options) -> DreamArray:
         """A dream array holding a copy of `data` (any numeric ndarray)."""
         data = np.asarray(data)

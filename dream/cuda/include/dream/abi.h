@@ -126,8 +126,28 @@ typedef struct dream_ptr_abi {
     uint32_t page_shift;
     uint32_t slot;
     uint32_t elem_size;
-    uint32_t pad;
+    uint32_t flags; /* DREAM_PTR_*, set by the host for each launch */
 } dream_ptr_abi;
+
+/* The ring has a frame for every page of the runtime's arrays: no frame is
+ * reused while the kernel runs (fault.cuh, O6). */
+#define DREAM_PTR_NO_EVICT 1u
+
+/* A read's translation hint (fault.cuh, O6): the address of the last entry
+ * a read through one thread's copy of a dream_ptr found VALID with an
+ * acquire load, and that entry; used only under DREAM_PTR_NO_EVICT. Keyed
+ * by the entry's address, so the host's zeros match no page. */
+typedef struct dream_hint {
+    uint64_t pte;
+    uint64_t entry;
+} dream_hint;
+
+/* What a dream_ptr<T> kernel parameter is: the array's argument, then a hint
+ * the host passes as zeros; each thread's copy then keeps its own. */
+typedef struct dream_ptr_arg {
+    dream_ptr_abi abi;
+    dream_hint hint;
+} dream_ptr_arg;
 
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
@@ -145,3 +165,5 @@ DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
 DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 40, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 56, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 40);

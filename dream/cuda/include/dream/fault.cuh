@@ -96,6 +96,18 @@
  *       (every earlier access of the thread performed before any later one),
  *       the one a GPU seqlock relies on. A failed read retries pinned (the
  *       slow path), so it is made at most twice.
+ *   O6  No eviction: when the ring has a frame for every page of the
+ *       runtime's arrays, the host sets DREAM_PTR_NO_EVICT in every
+ *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
+ *       only between kernels). Faults then take only frames without a page
+ *       (dream_ring_take: one exists while any page is absent, by counting),
+ *       so no entry leaves VALID during the kernel. A read needs no re-read:
+ *       e = the thread's hint for p, else ld.acquire(pte[p]); if VALID, v =
+ *       a plain load of the element. The acquire (now, or when the hint was
+ *       taken) orders the load after O1's data; the frame is not refilled
+ *       before the kernel ends. Such reads have plain memory's semantics
+ *       (they may be served from L1 or hoisted out of a loop): a thread that
+ *       waits for another's write uses atomics, as on plain memory.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -208,16 +220,25 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  * for 24.7 M page loads in the stress test). Concurrent takers overlap in
  * what they look at; the lock's CAS decides. The fence after a successful
  * CAS is the acquire of both the lock (O4) and the caller's claim of its
- * page. Returns -1 if none was free. */
-__device__ inline int dream_ring_take(dream_rt_state *rt)
+ * page. With `free_only` (O6) it passes over frames that hold a page.
+ * Returns -1 if none was free. */
+__device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 {
     unsigned long long *head = (unsigned long long *)&rt->head;
     const uint64_t t0 = atomicAdd(head, 1ull);
     for (int k = 0; k < DREAM_RING_TRIES; k++) {
         const uint32_t f = (uint32_t)((t0 + k) % rt->nframes);
+        if (free_only && dream_ld_relaxed(&rt->owner[f]) != DREAM_OWNER_NONE)
+            continue; /* a cheap filter; checked again under the lock */
         if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
             atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
+            /* O6: a frame that holds a page is not ours to take (owner[f]
+               is written only under f's lock, which we now hold) */
+            if (free_only && rt->owner[f] != DREAM_OWNER_NONE) {
+                dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+                continue;
+            }
             if (k) {
                 atomicAdd(head, (unsigned long long)k);
                 dream_count(rt, DREAM_C_FRAME_SKIPS, k);
@@ -333,7 +354,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi 
                     }
                 }
                 if (claimed) {
-                    const int fr = dream_ring_take(rt); /* its fence: O4's acquire */
+                    const int fr = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT); /* its fence: O4's acquire */
                     if (fr < 0) {
                         where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
@@ -632,11 +653,13 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
     return v;
 }
 
-/* Reads element i (O5). Every lane translates on its own: the entry, the
+/* Reads element i. Every lane translates on its own. O5: the entry, the
  * element, the entry again; lanes whose page was absent or moved read
- * pinned on the slow path. Returns T() when the read could not be made (the
- * error is recorded). */
-template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i)
+ * pinned on the slow path. O6 (no frame reused during this kernel): the
+ * entry, or the thread's hint when it is for this page, then the element as
+ * a plain load. Returns T() when the read could not be made (the error is
+ * recorded). */
+template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
     dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
@@ -647,14 +670,24 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     T v = T();
-    const uint64_t e = dream_ld_acquire(pte);
     bool done = false;
-    if (dream_pte_state(e) == DREAM_PTE_VALID) {
-        v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
-        done = dream_ld_relaxed(pte) == e;
-        if (!done) { /* v may be another page's: never returned */
-            v = T();
-            dream_count(rt, DREAM_C_RETRIES, 1);
+    if (p.flags & DREAM_PTR_NO_EVICT) {
+        const uint64_t e = h.pte == (uint64_t)pte ? h.entry : dream_ld_acquire(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID) {
+            h.pte = (uint64_t)pte;
+            h.entry = e;
+            v = *(const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off);
+            done = true;
+        }
+    } else {
+        const uint64_t e = dream_ld_acquire(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID) {
+            v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            done = dream_ld_relaxed(pte) == e;
+            if (!done) { /* v may be another page's: never returned */
+                v = T();
+                dream_count(rt, DREAM_C_RETRIES, 1);
+            }
         }
     }
     if (dream_any(mask, !done))

@@ -66,8 +66,9 @@ template <class T> __device__ __forceinline__ T dream_atomic_cas(T *p, T cmp, T 
 template <class T> struct dream_ref {
     dream_ptr_abi p;
     uint64_t i;
+    dream_hint *h; /* the dream_ptr's: reads keep their last translation there */
 
-    __device__ __forceinline__ operator T() const { return dream_read<T>(p, i); }
+    __device__ __forceinline__ operator T() const { return dream_read<T>(p, i, *h); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
         dream_write<T>(p, i, [&](T *q) { dream_st(q, v); });
@@ -91,9 +92,11 @@ template <class T> struct dream_ref {
 };
 
 template <class T> struct dream_ptr {
-    dream_ptr_abi a; /* the whole kernel argument: see abi.h */
+    dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
+    mutable dream_hint h;    /* this copy's: changed by its reads (a dream_ptr is a per-thread value:
+                                copy it, never share one object through shared or global memory) */
 
-    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i}; }
+    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i, &h}; }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
 
     /* Runs f(T *) on element i under its page's pin and returns its result.
@@ -118,6 +121,8 @@ template <class T> struct dream_ptr {
         return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
     }
 };
+
+static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> is the kernel argument dream_ptr_arg");
 
 /* dream_span<T>: one translation for a run of elements. The span pins the
  * page of the element asked for and hands out plain pointers into it until
