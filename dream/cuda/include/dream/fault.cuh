@@ -299,11 +299,11 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
  * modules include these headers, so they define no other non-inline
  * __device__ function or variable (tests/test_compile.py checks). */
 #ifdef DREAM_FAULT_LINKED
-__device__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, unsigned mask,
-                           bool need, uint64_t e);
+__device__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask, bool need,
+                           uint64_t e);
 #else
-__device__ __noinline__ int dream_fault(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page,
-                                        unsigned mask, bool need, uint64_t e)
+__device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask,
+                                        bool need, uint64_t e)
 {
     uint64_t *pte = p.pte + page;
     int frame = -1;
@@ -508,25 +508,38 @@ __device__ __forceinline__ void dream_exit_if_aborted(const dream_rt_state *rt, 
         asm volatile("exit;");
 }
 
+/* An access's outcome: whether it was made, and what its f returned. The
+ * slow path returns it by value and takes the array's argument by value, so
+ * no hit path keeps a variable in local memory for it: a reference to the
+ * array or to the result, taken by a call that is not inlined, put both in
+ * local memory on every access (an argument copy and a spilled result, about
+ * 1.4 KiB of local traffic per warp read) and waited for each load before
+ * the next. */
+template <class T> struct dream_done {
+    T v;
+    bool done;
+};
+
 /* The slow path of an access: runs f(T *) on element `byte` / sizeof(T) of
  * the array behind p, for each lane of `mask` with `pending`, with its page
  * pinned. The lanes take their distinct pages one at a time, all of them in
  * every step (uniform control flow: no lane runs ahead into another access
  * while its warp-mates are still in this one): the page's leader pins it or
  * faults it in with the whole warp's help, its lanes run f, the warp syncs,
- * the leader unpins. Returns whether this lane's access was made.
+ * the leader unpins. Returns whether this lane's access was made and what
+ * f returned.
  *
  * With -DDREAM_VERIFY the leader checks, after its group's access, that the
  * frame still belongs to the page and is pinned, and counts any failure
  * (DREAM_C_VERIFY_*): a check of this protocol for stress tests. */
 template <class T, class F>
-__device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_t page, uint64_t off,
-                                                 unsigned mask, bool pending, bool write, F f)
+__device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint64_t page, uint64_t off,
+                                                         unsigned mask, bool pending, bool write, F f)
 {
     dream_rt_state *rt = p.rt;
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
-    bool done = false;
+    dream_done<T> r = {T(), false};
     for (unsigned todo = dream_ballot(mask, pending); todo;) {
         const int leader = __ffs(todo) - 1;
         /* every lane of mask takes part in each collective: no && before a _sync */
@@ -549,8 +562,8 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
         frame = __shfl_sync(mask, frame, leader);
         __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
         if (mine && frame >= 0) {
-            f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
-            done = true;
+            r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+            r.done = true;
         }
         __syncwarp(mask);
         if (lane == leader && frame >= 0) {
@@ -567,7 +580,7 @@ __device__ __noinline__ bool dream_access_pinned(const dream_ptr_abi &p, uint64_
         }
         todo &= ~peers;
     }
-    return done;
+    return r;
 }
 
 /* The lanes of a group on one page elect a leader (the lowest), which pins
@@ -597,18 +610,19 @@ __device__ __forceinline__ dream_lead dream_lead_pin(dream_rt_state *rt, uint64_
     return l;
 }
 
-/* Runs f(T *) on element i with its page pinned, and marks the page dirty
- * (writes, read-modify-writes, atomics). Fast path: lanes on one page elect
- * a leader, every leader pins its resident page at once, the lanes access,
- * the leaders unpin; the rest take the slow path. Returns false, with the
- * error recorded, when the access could not be made (bounds, type, failed
- * fault); memory is then untouched. */
+/* Runs f(T *) -> T on element i with its page pinned, and marks the page
+ * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
+ * elect a leader, every leader pins its resident page at once, the lanes
+ * access, the leaders unpin; the rest take the slow path. Returns f's result;
+ * not done, with the error recorded, when the access could not be made
+ * (bounds, type, failed fault); memory is then untouched. */
 template <class T, class F>
-__device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, F f)
+__device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, F f)
 {
     dream_rt_state *rt = p.rt;
+    dream_done<T> r = {T(), false};
     if (!dream_check<T>(p, i))
-        return false;
+        return r;
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
@@ -618,15 +632,18 @@ __device__ __forceinline__ bool dream_write(const dream_ptr_abi &p, uint64_t i, 
     const int frame = __shfl_sync(mask, l.frame, l.leader);
     __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
     if (frame >= 0)
-        f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+        r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
     __syncwarp(mask);
     if (l.lead && frame >= 0)
         dream_unpin(rt, (uint32_t)frame, true);
-    bool done = frame >= 0;
-    if (dream_any(mask, !done))
-        done = dream_access_pinned<T>(p, page, off, mask, !done, true, f) || done;
-    dream_exit_if_aborted(rt, done);
-    return done;
+    r.done = frame >= 0;
+    if (dream_any(mask, !r.done)) {
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, f);
+        if (s.done)
+            r = s;
+    }
+    dream_exit_if_aborted(rt, r.done);
+    return r;
 }
 
 /* O5: element load of an optimistic read, ordered before what follows. */
@@ -690,9 +707,14 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             }
         }
     }
-    if (dream_any(mask, !done))
-        done = dream_access_pinned<T>(p, page, off, mask, !done, false,
-                                      [&](T *q) { v = dream_ld(q); }) || done;
+    if (dream_any(mask, !done)) {
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false,
+                                                        [](T *q) { return dream_ld(q); });
+        if (s.done) {
+            v = s.v;
+            done = true;
+        }
+    }
     dream_exit_if_aborted(rt, done);
     return v;
 }
@@ -706,7 +728,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
  * thread waits on anything (its warp-mates' faults, in this very call when
  * the whole warp moves at once), so spans need more frames than the pins
  * held at once; a shortfall ends in a timeout naming the frame wait. */
-__device__ __noinline__ inline int dream_pin_page(const dream_ptr_abi &p, uint64_t page)
+__device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page)
 {
     dream_rt_state *rt = p.rt;
     uint64_t *pte = p.pte + page;

@@ -71,7 +71,7 @@ template <class T> struct dream_ref {
     __device__ __forceinline__ operator T() const { return dream_read<T>(p, i, *h); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
-        dream_write<T>(p, i, [&](T *q) { dream_st(q, v); });
+        dream_write<T>(p, i, [=](T *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -80,13 +80,17 @@ template <class T> struct dream_ref {
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
-        dream_write<T>(p, i, [&](T *q) { dream_st(q, (T)op(dream_ld(q))); });
+        dream_write<T>(p, i, [=](T *q) {
+            const T n = (T)op(dream_ld(q));
+            dream_st(q, n);
+            return n;
+        });
         return *this;
     }
-    __device__ const dream_ref &operator+=(T v) const { return update([&](T x) { return x + v; }); }
-    __device__ const dream_ref &operator-=(T v) const { return update([&](T x) { return x - v; }); }
-    __device__ const dream_ref &operator*=(T v) const { return update([&](T x) { return x * v; }); }
-    __device__ const dream_ref &operator/=(T v) const { return update([&](T x) { return x / v; }); }
+    __device__ const dream_ref &operator+=(T v) const { return update([=](T x) { return x + v; }); }
+    __device__ const dream_ref &operator-=(T v) const { return update([=](T x) { return x - v; }); }
+    __device__ const dream_ref &operator*=(T v) const { return update([=](T x) { return x * v; }); }
+    __device__ const dream_ref &operator/=(T v) const { return update([=](T x) { return x / v; }); }
     __device__ const dream_ref &operator++() const { return update([](T x) { return x + 1; }); }
     __device__ const dream_ref &operator--() const { return update([](T x) { return x - 1; }); }
 };
@@ -99,26 +103,26 @@ template <class T> struct dream_ptr {
     __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i, &h}; }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
 
-    /* Runs f(T *) on element i under its page's pin and returns its result.
-       f must not access dream arrays itself: a pin is never held while its
-       holder waits for another page (fault.cuh). */
+    /* Runs f(T *) -> T on element i under its page's pin and returns its
+       result. f must not access dream arrays itself: a pin is never held
+       while its holder waits for another page (fault.cuh). Captures by
+       value keep the hit path's variables in registers (fault.cuh,
+       dream_done). */
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
-        T old = T();
-        dream_write<T>(a, i, [&](T *q) { old = f(q); });
-        return old;
+        return dream_write<T>(a, i, f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
-    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [&](T *q) { return dream_atomic_add(q, v); }); }
-    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [&](T *q) { return dream_atomic_exch(q, v); }); }
-    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [&](T *q) { return dream_atomic_cas(q, cmp, v); }); }
+    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
+    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_exch(q, v); }); }
+    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [=](T *q) { return dream_atomic_cas(q, cmp, v); }); }
     __device__ T atomic_min(uint64_t i, T v) const
     {
-        return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x < y; }); });
+        return rmw(i, [=](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x < y; }); });
     }
     __device__ T atomic_max(uint64_t i, T v) const
     {
-        return rmw(i, [&](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
+        return rmw(i, [=](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
     }
 };
 
