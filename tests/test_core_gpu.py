@@ -353,6 +353,40 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
         assert flags(d) == 0 and flags(a) == 0
 
 
+NO_EVICT_RW = r'''
+extern "C" __global__ void rw(dream_ptr<int> a, unsigned long long n, unsigned long long chunk) {
+    const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    for (unsigned long long i = t * chunk; i < n && i < (t + 1) * chunk; i++) {
+        const int v = a[i];     // the hint: a read's, for i's page
+        a[i] = v + 1;           // a write through a read's hint marks the page dirty
+        a[i] += 2;
+        a.atomic_add(i, 4);
+    }
+}'''
+
+
+def test_no_eviction_writes_reach_the_backing_store(make_rt):
+    # O6 writes and atomics go to the frame in place; each thread's first
+    # write to a page, also after a read of it, must mark the frame dirty or
+    # the flush would drop it. Chunks of 1.5 pages: hints cross page edges.
+    import cupy
+    page = 4096
+    n, chunk = 200_000, 1536
+    h = np.arange(n, dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
+        from dream.runtime import abi
+        a = rt.array(h)
+        assert np.frombuffer(a.kernel_arg(), abi.PTR_ARG)[0]["abi"]["flags"] == abi.PTR_NO_EVICT
+        threads = -(-n // chunk)
+        rt.kernel(NO_EVICT_RW, "rw")(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
+        assert rt.stats().evictions == 0
+        np.testing.assert_array_equal(a.to_numpy(), h + 7)
+        rt.evict()                             # the next kernel reads the backing store
+        out = cupy.zeros(1, np.uint64)
+        rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert int(out.get()[0]) == int((h + 7).sum())
+
+
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
         if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''

@@ -26,7 +26,7 @@ PTR = np.dtype([
 ])
 PTR_NO_EVICT = 1
 
-HINT = np.dtype([("pte", "<u8"), ("entry", "<u8")])
+HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
 PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
 
 PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3

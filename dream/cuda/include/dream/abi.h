@@ -133,13 +133,15 @@ typedef struct dream_ptr_abi {
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
 
-/* A read's translation hint (fault.cuh, O6): the address of the last entry
- * a read through one thread's copy of a dream_ptr found VALID with an
- * acquire load, and that entry; used only under DREAM_PTR_NO_EVICT. Keyed
- * by the entry's address, so the host's zeros match no page. */
+/* An access's translation hint (fault.cuh, O6): the address of the last
+ * entry an access through one thread's copy of a dream_ptr found VALID with
+ * an acquire load, with bit 0 set once a write marked its frame dirty, and
+ * the address of that frame; used only under DREAM_PTR_NO_EVICT. Keyed by
+ * the entry's address, so the host's zeros match no page. */
+#define DREAM_HINT_DIRTY 1ull
 typedef struct dream_hint {
     uint64_t pte;
-    uint64_t entry;
+    uint64_t base;
 } dream_hint;
 
 /* What a dream_ptr<T> kernel parameter is: the array's argument, then a hint

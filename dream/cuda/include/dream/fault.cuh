@@ -101,13 +101,18 @@
  *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
  *       only between kernels). Faults then take only frames without a page
  *       (dream_ring_take: one exists while any page is absent, by counting),
- *       so no entry leaves VALID during the kernel. A read needs no re-read:
- *       e = the thread's hint for p, else ld.acquire(pte[p]); if VALID, v =
- *       a plain load of the element. The acquire (now, or when the hint was
- *       taken) orders the load after O1's data; the frame is not refilled
- *       before the kernel ends. Such reads have plain memory's semantics
- *       (they may be served from L1 or hoisted out of a loop): a thread that
- *       waits for another's write uses atomics, as on plain memory.
+ *       so no entry leaves VALID during the kernel, and an access needs
+ *       neither a re-read nor a pin: the frame's address is the thread's
+ *       hint for p, else from ld.acquire(pte[p]) if VALID; then the element
+ *       is loaded, stored or updated atomically in place. The acquire (now,
+ *       or when the hint was taken) orders the access after O1's data; the
+ *       frame is not refilled before the kernel ends. A write's first access
+ *       to a page through its hint sets dirty[f] = 1 (a plain store, read
+ *       only by the host after the kernel: no frame is written back during
+ *       it) and marks the hint, so later writes through it store only the
+ *       element. Such accesses have plain memory's semantics (reads may be
+ *       served from L1 or hoisted out of a loop): a thread that waits for
+ *       another's write uses atomics, as on plain memory.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -610,14 +615,34 @@ __device__ __forceinline__ dream_lead dream_lead_pin(dream_rt_state *rt, uint64_
     return l;
 }
 
+/* O6: the address of page pte's frame, from the thread's hint or from a
+ * VALID entry (acquire; the hint then keeps it), or null while the page is
+ * absent. A write (`dirty`) marks the frame dirty once per hint. */
+__device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *rt, const uint64_t *pte,
+                                                       dream_hint &h, bool dirty)
+{
+    const uint64_t key = (uint64_t)pte;
+    if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
+        return (uint8_t *)h.base;
+    const uint64_t e = dream_ld_acquire(pte);
+    if (dream_pte_state(e) != DREAM_PTE_VALID)
+        return nullptr;
+    if (dirty)
+        rt->dirty[dream_pte_frame(e)] = 1;
+    h.pte = key | (dirty ? DREAM_HINT_DIRTY : 0);
+    h.base = (uint64_t)dream_frame_addr(rt, dream_pte_frame(e));
+    return (uint8_t *)h.base;
+}
+
 /* Runs f(T *) -> T on element i with its page pinned, and marks the page
  * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
  * elect a leader, every leader pins its resident page at once, the lanes
- * access, the leaders unpin; the rest take the slow path. Returns f's result;
- * not done, with the error recorded, when the access could not be made
- * (bounds, type, failed fault); memory is then untouched. */
+ * access, the leaders unpin; under O6 each lane accesses its resident page
+ * in place. The rest take the slow path. Returns f's result; not done, with
+ * the error recorded, when the access could not be made (bounds, type,
+ * failed fault); memory is then untouched. */
 template <class T, class F>
-__device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, F f)
+__device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
     dream_rt_state *rt = p.rt;
     dream_done<T> r = {T(), false};
@@ -628,15 +653,22 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
-    const dream_lead l = dream_lead_pin(rt, pte, mask);
-    const int frame = __shfl_sync(mask, l.frame, l.leader);
-    __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
-    if (frame >= 0)
-        r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
-    __syncwarp(mask);
-    if (l.lead && frame >= 0)
-        dream_unpin(rt, (uint32_t)frame, true);
-    r.done = frame >= 0;
+    if (p.flags & DREAM_PTR_NO_EVICT) {
+        if (uint8_t *b = dream_no_evict_frame(rt, pte, h, true)) {
+            r.v = f((T *)(b + off));
+            r.done = true;
+        }
+    } else {
+        const dream_lead l = dream_lead_pin(rt, pte, mask);
+        const int frame = __shfl_sync(mask, l.frame, l.leader);
+        __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
+        if (frame >= 0)
+            r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+        __syncwarp(mask);
+        if (l.lead && frame >= 0)
+            dream_unpin(rt, (uint32_t)frame, true);
+        r.done = frame >= 0;
+    }
     if (dream_any(mask, !r.done)) {
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, f);
         if (s.done)
@@ -673,8 +705,8 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
 /* Reads element i. Every lane translates on its own. O5: the entry, the
  * element, the entry again; lanes whose page was absent or moved read
  * pinned on the slow path. O6 (no frame reused during this kernel): the
- * entry, or the thread's hint when it is for this page, then the element as
- * a plain load. Returns T() when the read could not be made (the error is
+ * frame from the thread's hint or the entry, then the element as a plain
+ * load. Returns T() when the read could not be made (the error is
  * recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
@@ -689,11 +721,8 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     T v = T();
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        const uint64_t e = h.pte == (uint64_t)pte ? h.entry : dream_ld_acquire(pte);
-        if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            h.pte = (uint64_t)pte;
-            h.entry = e;
-            v = *(const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off);
+        if (const uint8_t *b = dream_no_evict_frame(rt, pte, h, false)) {
+            v = *(const T *)(b + off);
             done = true;
         }
     } else {

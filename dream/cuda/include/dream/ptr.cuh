@@ -66,12 +66,12 @@ template <class T> __device__ __forceinline__ T dream_atomic_cas(T *p, T cmp, T 
 template <class T> struct dream_ref {
     dream_ptr_abi p;
     uint64_t i;
-    dream_hint *h; /* the dream_ptr's: reads keep their last translation there */
+    dream_hint *h; /* the dream_ptr's: accesses keep their last translation there */
 
     __device__ __forceinline__ operator T() const { return dream_read<T>(p, i, *h); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
-        dream_write<T>(p, i, [=](T *q) { dream_st(q, v); return v; });
+        dream_write<T>(p, i, *h, [=](T *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -80,7 +80,7 @@ template <class T> struct dream_ref {
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
-        dream_write<T>(p, i, [=](T *q) {
+        dream_write<T>(p, i, *h, [=](T *q) {
             const T n = (T)op(dream_ld(q));
             dream_st(q, n);
             return n;
@@ -97,7 +97,7 @@ template <class T> struct dream_ref {
 
 template <class T> struct dream_ptr {
     dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
-    mutable dream_hint h;    /* this copy's: changed by its reads (a dream_ptr is a per-thread value:
+    mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value:
                                 copy it, never share one object through shared or global memory) */
 
     __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i, &h}; }
@@ -110,7 +110,7 @@ template <class T> struct dream_ptr {
        dream_done). */
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
-        return dream_write<T>(a, i, f).v;
+        return dream_write<T>(a, i, h, f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
     __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
