@@ -332,7 +332,7 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
     pages = -(-n * 4 // page)
     h = np.arange(n, dtype=np.int32)
     with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
-        flags = lambda arr: np.frombuffer(arr.kernel_arg(), abi.PTR_ARG)[0]["abi"]["flags"]
+        flags = lambda arr: np.frombuffer(arr.kernel_arg(rt._launch_flags()), abi.PTR_ARG)[0]["abi"]["flags"] & abi.PTR_NO_EVICT
         a, b = rt.array(h), rt.array(2 * h)
         assert flags(a) == abi.PTR_NO_EVICT
         out = cupy.zeros(1, np.uint64)
@@ -376,7 +376,7 @@ def test_no_eviction_writes_reach_the_backing_store(make_rt):
     with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
         from dream.runtime import abi
         a = rt.array(h)
-        assert np.frombuffer(a.kernel_arg(), abi.PTR_ARG)[0]["abi"]["flags"] == abi.PTR_NO_EVICT
+        assert rt._launch_flags() & abi.PTR_NO_EVICT
         threads = -(-n // chunk)
         rt.kernel(NO_EVICT_RW, "rw")(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
         assert rt.stats().evictions == 0
@@ -385,6 +385,25 @@ def test_no_eviction_writes_reach_the_backing_store(make_rt):
         out = cupy.zeros(1, np.uint64)
         rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
         assert int(out.get()[0]) == int((h + 7).sum())
+
+
+def test_no_eviction_across_epoch_wraps(make_rt):
+    # O6 reads an entry relaxed when an earlier launch published it (its epoch
+    # is not this launch's) and with acquire otherwise; 300 launches wrap the
+    # 8-bit epoch, and evictions every few launches reload pages in every epoch
+    import cupy
+    page, n = 4096, 50_000
+    h = np.arange(n, dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
+        a = rt.array(h)
+        total = rt.kernel(typed(SUM, np.int32), "total")
+        out = cupy.zeros(1, np.uint64)
+        for k in range(300):
+            if k % 7 == 0:
+                rt.evict()
+            out.fill(0)
+            total(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+            assert int(out.get()[0]) == int(h.sum()), f"launch {k}"
 
 
 def test_out_of_bounds_raises_named_error(make_rt):

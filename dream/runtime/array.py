@@ -69,8 +69,9 @@ class DreamArray:
         d["slot"] = self.slot
         return d
 
-    def kernel_arg(self) -> bytes:
-        """The dream_ptr_arg bytes passed by value to a kernel (no hint)."""
+    def kernel_arg(self, flags: int) -> bytes:
+        """The dream_ptr_arg bytes passed by value to a kernel (no hint), with
+        the launch's flags (Runtime._launch_flags)."""
         self._check_live()
         arg = np.zeros((), dtype=abi.PTR_ARG)
         p = arg["abi"]
@@ -80,7 +81,7 @@ class DreamArray:
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
-        p["flags"] = abi.PTR_NO_EVICT if self.rt._no_evict() else 0
+        p["flags"] = flags
         return arg.tobytes()
 
     def flush(self):

@@ -78,12 +78,13 @@ class Kernel:
     def _pack(self, args) -> bytes:
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
+        flags = self.rt._launch_flags()
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
                     raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
                                               "belongs to another Runtime")
-                b = a.kernel_arg()
+                b = a.kernel_arg(flags)
             elif hasattr(a, "__cuda_array_interface__"):
                 b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
             else:

@@ -83,6 +83,7 @@ class Runtime:
         self._descs = cupy.zeros(64 * abi.ARRAY_DESC.itemsize, dtype=np.uint8)
         self._state = cupy.zeros(abi.RT_STATE.itemsize, dtype=np.uint8)
         self._state_ptr = self._state.data.ptr
+        self._epoch = 0
         self._closed = None
         try:
             self._backend = cls(self, **backend_options)
@@ -151,11 +152,15 @@ class Runtime:
             np.frombuffer(arr.descriptor(backing, key).tobytes(), dtype=np.uint8))
         return arr
 
-    def _no_evict(self) -> bool:
-        """Whether the ring has a frame for every page of every array (abi.h
-        DREAM_PTR_NO_EVICT): faults then take only free frames, and no frame
-        is reused while a kernel runs."""
-        return sum(a.n_pages for a in self._arrays.values()) <= self.nframes
+    def _launch_flags(self) -> int:
+        """The dream_ptr flags of one launch (abi.h), the same for all its
+        arrays: DREAM_PTR_NO_EVICT while the ring has a frame for every page
+        of every array (faults then take only free frames, and no frame is
+        reused while the kernel runs), and the launch's epoch, counted here:
+        launches run one at a time on the runtime's stream (fault.cuh, O6)."""
+        self._epoch = (self._epoch + 1) & abi.PTR_EPOCH_MASK
+        fits = sum(a.n_pages for a in self._arrays.values()) <= self.nframes
+        return (abi.PTR_NO_EVICT if fits else 0) | self._epoch << abi.PTR_EPOCH_SHIFT
 
     def array(self, data, name: str | None = None, **backing_options) -> DreamArray:
         """A dream array holding a copy of `data` (any numeric ndarray)."""

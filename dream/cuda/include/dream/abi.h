@@ -24,6 +24,10 @@
 #define DREAM_PTE_STATE_MASK 3u
 #define DREAM_PTE_FRAME_SHIFT 2
 #define DREAM_PTE_GEN_SHIFT 32
+/* the generation's low 24 bits count a page's loads; its top 8 bits are the
+   epoch of the launch that made the entry VALID (fault.cuh, O6) */
+#define DREAM_PTE_GEN_MASK 0xFFFFFFu
+#define DREAM_PTE_EPOCH_SHIFT 56
 #define DREAM_FRAME_NONE ((1u << 30) - 1u)
 #define DREAM_MAX_FRAMES DREAM_FRAME_NONE
 
@@ -132,6 +136,11 @@ typedef struct dream_ptr_abi {
 /* The ring has a frame for every page of the runtime's arrays: no frame is
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
+/* The launch's epoch (bits 8-15 of flags): the host counts launches, which
+ * run one at a time on the runtime's stream; a load made VALID in this
+ * launch carries it (fault.cuh, O6). */
+#define DREAM_PTR_EPOCH_SHIFT 8
+#define DREAM_PTR_EPOCH_MASK 0xFFu
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with

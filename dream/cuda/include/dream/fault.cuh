@@ -27,7 +27,8 @@
  *                                   acquire is the fence of the frame lock after it)
  *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
- *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
+ *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data (g+1 with its
+ *                                   launch's epoch: dream_pte_loaded, O6)
  *     LOADING|f|g    -> INVALID|g     that leader, when the load failed
  *     VALID|f|g      -> INVALID|g     the holder of f's lock, evicting clean p
  *     VALID|f|g      -> EVICTING|f|g  the same for dirty p (CAS: must be VALID|f)
@@ -52,8 +53,8 @@
  *       is locked only while ref[f] == 0, so never under a pin.
  *   I4  An entry never takes a VALID value twice while its page is out of
  *       the frame in between: leaving VALID|f|g for INVALID, the page comes back
- *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads of one
- *       page, far beyond any single access).
+ *       only as VALID|f'|g+1 (the generation's count wraps after 2^24 loads
+ *       of one page, far beyond any single access).
  *
  * Orders, each a release observed by an acquire
  *   O1  Publish: the loader's transport fences the page's data and every
@@ -103,10 +104,14 @@
  *       (dream_ring_take: one exists while any page is absent, by counting),
  *       so no entry leaves VALID during the kernel, and an access needs
  *       neither a re-read nor a pin: the frame's address is the thread's
- *       hint for p, else from ld.acquire(pte[p]) if VALID; then the element
- *       is loaded, stored or updated atomically in place. The acquire (now,
- *       or when the hint was taken) orders the access after O1's data; the
- *       frame is not refilled before the kernel ends. A write's first access
+ *       hint for p, else from pte[p] if VALID; then the element is loaded,
+ *       stored or updated atomically in place. The entry is read relaxed: a
+ *       VALID entry whose epoch is not this launch's was published by an
+ *       earlier launch (every load of this one writes this launch's epoch,
+ *       and launches run one at a time), so its data came before this kernel
+ *       began and the kernel boundary orders it. One of this launch's epoch
+ *       is read again with ld.acquire, which orders the access after O1's
+ *       data. The frame is not refilled before the kernel ends. A write's first access
  *       to a page through its hint sets dirty[f] = 1 (a plain store, read
  *       only by the host after the kernel: no frame is written back during
  *       it) and marks the hint, so later writes through it store only the
@@ -177,6 +182,21 @@ template <class T> __device__ __forceinline__ void dream_st(T *p, T v)
 __device__ __forceinline__ uint64_t dream_pte(uint32_t state, uint32_t frame, uint32_t gen)
 {
     return state | ((uint64_t)frame << DREAM_PTE_FRAME_SHIFT) | ((uint64_t)gen << DREAM_PTE_GEN_SHIFT);
+}
+
+/* The entry a load publishes: VALID|f, the next generation (24 bits, wrapping)
+ * and the epoch of the launch (flags: the dream_ptr's). */
+__device__ __forceinline__ uint64_t dream_pte_loaded(uint32_t frame, uint32_t g, uint32_t flags)
+{
+    const uint32_t epoch = (flags >> DREAM_PTR_EPOCH_SHIFT) & DREAM_PTR_EPOCH_MASK;
+    return dream_pte(DREAM_PTE_VALID, frame, ((g + 1) & DREAM_PTE_GEN_MASK) | (epoch << 24));
+}
+
+/* Whether VALID entry e was published by an earlier launch than the one of
+ * `flags` (O6). */
+__device__ __forceinline__ bool dream_pte_before(uint64_t e, uint32_t flags)
+{
+    return (uint32_t)(e >> DREAM_PTE_EPOCH_SHIFT) != ((flags >> DREAM_PTR_EPOCH_SHIFT) & DREAM_PTR_EPOCH_MASK);
 }
 
 __device__ __forceinline__ uint32_t dream_pte_frame(uint64_t e)
@@ -330,7 +350,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 /* pinned ahead of a load (Progress; e is its LOADING|f|g):
                    wait for the load's end */
                 const uint64_t now = dream_ld_acquire(pte);
-                if (now == dream_pte(DREAM_PTE_VALID, (uint32_t)frame, g + 1)) {
+                if (now == dream_pte_loaded((uint32_t)frame, g, p.flags)) {
                     done = true;
                 } else if (now != e) {
                     atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
@@ -449,7 +469,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access */
-                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_VALID, (uint32_t)frame, g + 1));
+                    atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g, p.flags));
                     dream_unlock(rt, (uint32_t)frame, true);
                     loaded = true;
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
@@ -616,17 +636,20 @@ __device__ __forceinline__ dream_lead dream_lead_pin(dream_rt_state *rt, uint64_
 }
 
 /* O6: the address of page pte's frame, from the thread's hint or from a
- * VALID entry (acquire; the hint then keeps it), or null while the page is
- * absent. A write (`dirty`) marks the frame dirty once per hint. */
+ * VALID entry (relaxed if an earlier launch published it, else acquire; the
+ * hint then keeps it), or null while the page is absent. A write (`dirty`)
+ * marks the frame dirty once per hint. */
 __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *rt, const uint64_t *pte,
-                                                       dream_hint &h, bool dirty)
+                                                       uint32_t flags, dream_hint &h, bool dirty)
 {
     const uint64_t key = (uint64_t)pte;
     if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
         return (uint8_t *)h.base;
-    const uint64_t e = dream_ld_acquire(pte);
+    uint64_t e = dream_ld_relaxed(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return nullptr;
+    if (!dream_pte_before(e, flags))
+        e = dream_ld_acquire(pte); /* still VALID: nothing leaves VALID in O6 */
     if (dirty)
         rt->dirty[dream_pte_frame(e)] = 1;
     h.pte = key | (dirty ? DREAM_HINT_DIRTY : 0);
@@ -654,7 +677,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (uint8_t *b = dream_no_evict_frame(rt, pte, h, true)) {
+        if (uint8_t *b = dream_no_evict_frame(rt, pte, p.flags, h, true)) {
             r.v = f((T *)(b + off));
             r.done = true;
         }
@@ -721,7 +744,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     T v = T();
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (const uint8_t *b = dream_no_evict_frame(rt, pte, h, false)) {
+        if (const uint8_t *b = dream_no_evict_frame(rt, pte, p.flags, h, false)) {
             v = *(const T *)(b + off);
             done = true;
         }
