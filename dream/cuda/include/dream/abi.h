@@ -161,6 +161,8 @@ typedef struct dream_ptr_arg {
 } dream_ptr_arg;
 
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
+DREAM_STATIC_ASSERT(DREAM_PTE_GEN_MASK + 1 == 1u << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT) &&
+                    DREAM_PTR_EPOCH_MASK == 0xFFu, "a generation is the count, then an 8-bit epoch");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
 DREAM_CHECK_OFFSET(dream_array_desc, backing, 24);
 DREAM_CHECK_OFFSET(dream_array_desc, key, 32);

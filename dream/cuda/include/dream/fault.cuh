@@ -108,7 +108,8 @@
  *       stored or updated atomically in place. The entry is read relaxed: a
  *       VALID entry whose epoch is not this launch's was published by an
  *       earlier launch (every load of this one writes this launch's epoch,
- *       and launches run one at a time), so its data came before this kernel
+ *       no eviction restores an entry in O6, and launches run one at a
+ *       time), so its data came before this kernel
  *       began and the kernel boundary orders it. One of this launch's epoch
  *       is read again with ld.acquire, which orders the access after O1's
  *       data. The frame is not refilled before the kernel ends. A write's first access
@@ -189,7 +190,8 @@ __device__ __forceinline__ uint64_t dream_pte(uint32_t state, uint32_t frame, ui
 __device__ __forceinline__ uint64_t dream_pte_loaded(uint32_t frame, uint32_t g, uint32_t flags)
 {
     const uint32_t epoch = (flags >> DREAM_PTR_EPOCH_SHIFT) & DREAM_PTR_EPOCH_MASK;
-    return dream_pte(DREAM_PTE_VALID, frame, ((g + 1) & DREAM_PTE_GEN_MASK) | (epoch << 24));
+    return dream_pte(DREAM_PTE_VALID, frame,
+                     ((g + 1) & DREAM_PTE_GEN_MASK) | (epoch << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT)));
 }
 
 /* Whether VALID entry e was published by an earlier launch than the one of
