@@ -109,14 +109,13 @@
  *       VALID entry whose epoch is not this launch's was published by an
  *       earlier launch (every load of this one writes this launch's epoch,
  *       no eviction restores an entry in O6, and launches run one at a
- *       time), so its data came before this kernel
- *       began and the kernel boundary orders it. One of this launch's epoch
- *       is read again with ld.acquire, which orders the access after O1's
- *       data. The frame is not refilled before the kernel ends. A write's first access
- *       to a page through its hint sets dirty[f] = 1 (a plain store, read
- *       only by the host after the kernel: no frame is written back during
- *       it) and marks the hint, so later writes through it store only the
- *       element. Such accesses have plain memory's semantics (reads may be
+ *       time), so its data came before this kernel began and the kernel
+ *       boundary orders it. One of this launch's epoch is read again with
+ *       ld.acquire, which orders the access after O1's data. The frame is
+ *       not refilled before the kernel ends. A write's first access to a
+ *       page through its hint sets dirty[f] = 1 (a plain store, read only by
+ *       the host after the kernel: no frame is written back during it) and
+ *       marks the hint, so later writes through it store only the element. Such accesses have plain memory's semantics (reads may be
  *       served from L1 or hoisted out of a loop): a thread that waits for
  *       another's write uses atomics, as on plain memory.
  *
