@@ -112,9 +112,13 @@ class Runtime:
         s["page_shift"] = self.page_shift
         s["n_slots"] = self._descs.size // abi.ARRAY_DESC.itemsize
         # head keeps its value across rewrites: the FIFO order of the ring
-        head = self._state[abi.RT_STATE.fields["head"][1]:][:8].view(np.uint64).get()[0]
-        s["head"] = head
+        s["head"] = self._state_word("head", np.uint64)
         self._state.set(np.frombuffer(s.tobytes(), dtype=np.uint8))
+
+    def _state_word(self, name: str, dtype) -> int:
+        """One field of the device's dream_rt_state, read back."""
+        off = abi.RT_STATE.fields[name][1]
+        return int(self._state[off:off + np.dtype(dtype).itemsize].view(dtype).get()[0])
 
     def _check_open(self):
         if self._closed:
@@ -250,8 +254,7 @@ class Runtime:
             # the device aborts on a timeout or an inconsistency even when an
             # earlier error of the launch is the one recorded: every later
             # wait would give up at once, silently, so the runtime closes
-            off = abi.RT_STATE.fields["abort"][1]
-            aborted = int(self._state[off:off + 4].view(np.uint32).get()[0]) != 0
+            aborted = self._state_word("abort", np.uint32) != 0
             if int(err["code"]) == abi.ERR_PROTOCOL:
                 self._closed = f"the page table was found inconsistent in {what}"
             elif aborted or isinstance(exc, DreamTimeoutError):

@@ -159,11 +159,7 @@ template <class T> struct dream_span {
     uint64_t first = 0, count = 0; /* the pinned page's elements: first .. first + count - 1 */
     int frame = -1;
 
-    __device__ explicit dream_span(const dream_ptr<U> &p) : a(p.a)
-    {
-        if (sizeof(U) != a.elem_size)
-            dream_fail(a.rt, DREAM_ERR_TYPE, a.slot, 0, 0, 0, (uint32_t)sizeof(U), a.elem_size);
-    }
+    __device__ explicit dream_span(const dream_ptr<U> &p) : a(p.a) {}
     dream_span(const dream_span &) = delete;
     dream_span &operator=(const dream_span &) = delete;
     __device__ ~dream_span() { release(); }
@@ -193,12 +189,8 @@ template <class T> struct dream_span {
     __device__ T *move(uint64_t i)
     {
         release();
-        if (sizeof(U) != a.elem_size)
+        if (!dream_check<U>(a, i))
             return nullptr;
-        if (i >= a.n) {
-            dream_fail(a.rt, DREAM_ERR_BOUNDS, a.slot, i, 0, 0);
-            return nullptr;
-        }
         const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
         frame = dream_pin_page(a, page);
         if (frame < 0) {
