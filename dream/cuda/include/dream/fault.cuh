@@ -746,6 +746,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
         if (const uint8_t *b = dream_no_evict_frame(rt, pte, p.flags, h, false)) {
+            __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             v = *(const T *)(b + off);
             done = true;
         }
