@@ -129,11 +129,12 @@ def global_functions(cubin: bytes) -> list:
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
-def test_headers_define_no_function_but_dream_fault(backend):
+def test_headers_define_no_function_but_the_slow_paths(backend):
     # both modules of a linked kernel include the headers: a second global
     # definition there is one nvJitLink reports on stderr but does not fail on
     fault, _ = compile_source("", (), "sm_90", (all_backends()[backend].define,), ("-rdc=true",))
-    assert global_functions(fault) == ["_Z11dream_faultP14dream_rt_state13dream_ptr_abiyjby"]
+    assert sorted(global_functions(fault)) == ["_Z11dream_faultP14dream_rt_state13dream_ptr_abiyjby",
+                                               "_Z19dream_no_evict_miss13dream_ptr_abiyjb"]
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
@@ -161,3 +162,28 @@ def test_kernel_with_its_own_register_budget_compiles_whole(bounds):
     image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", ("DREAM_BACKEND_DIRECT",),
                            ("--maxrregcount=40",))
     assert registers(image)["read_loop"] <= 40
+
+
+ROW_LOOP = r'''
+extern "C" __global__ void rows(dream_ptr<float> A, const float *v, float *out, int nx, int ny) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nx)
+        for (int j = 0; j < ny; j++)
+            out[i] += A[(unsigned long long)i * ny + j] * v[j];
+}'''
+COLLECTIVES = ("vote.", "shfl.", "match.", "bar.warp", "activemask")
+
+
+@pytest.mark.parametrize("backend", sorted(all_backends()))
+def test_resident_build_keeps_no_warp_collective_inline(backend):
+    # a warp collective is convergent: one in a user's loop keeps the compiler
+    # from unrolling it; the resident build (fault.cuh, O7) calls its slow
+    # path instead, so the loop unrolls (several call sites)
+    define = all_backends()[backend].define
+    ptx = {r: compile_source(ROW_LOOP, ("rows",), "compute_90",
+                             (define, "DREAM_FAULT_LINKED", *(("DREAM_RESIDENT_KERNEL",) if r else ())),
+                             ("-rdc=true",))[0].decode() for r in (False, True)}
+    body = {r: p[p.index(".entry rows"):] for r, p in ptx.items()}
+    assert any(c in body[False] for c in COLLECTIVES)
+    assert not any(c in body[True] for c in COLLECTIVES)
+    assert body[True].count("dream_no_evict_miss") >= 2

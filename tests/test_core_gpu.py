@@ -341,6 +341,12 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
             out.fill(0)
             total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
             assert int(out.get()[0]) == int(want.sum())
+        # each page was loaded into its home (abi.h DREAM_PTR_HOME), and the
+        # third launch read a's pages there without loading any
+        for arr in (a, b):
+            home = rt._home(arr.slot)
+            owners = rt._owner[home:home + pages].get()
+            np.testing.assert_array_equal(owners, (arr.slot << abi.OWNER_PAGE_BITS) + np.arange(pages, dtype=np.uint64))
         a.copy_from(3 * h)                     # a's frames freed, b's stay: a hole before the cursor
         c = rt.array(4 * h)                    # three arrays in a ring of three arrays' pages
         rt.reset_stats()
@@ -378,13 +384,69 @@ def test_no_eviction_writes_reach_the_backing_store(make_rt):
         a = rt.array(h)
         assert rt._launch_flags() & abi.PTR_NO_EVICT
         threads = -(-n // chunk)
-        rt.kernel(NO_EVICT_RW, "rw")(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
+        rw = rt.kernel(NO_EVICT_RW, "rw")
+        rw(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
         assert rt.stats().evictions == 0
         np.testing.assert_array_equal(a.to_numpy(), h + 7)
+        # every page is at home now: the resident build (O7) writes in place
+        # and marks each thread's pages dirty too
+        assert a.slot in rt._at_home()
+        rw(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
+        np.testing.assert_array_equal(a.to_numpy(), h + 14)   # to_numpy flushes the dirty frames
         rt.evict()                             # the next kernel reads the backing store
+        assert a.slot not in rt._at_home()
         out = cupy.zeros(1, np.uint64)
         rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
-        assert int(out.get()[0]) == int((h + 7).sum())
+        assert int(out.get()[0]) == int((h + 14).sum())
+
+
+def _check_at_home(rt):
+    """The device's count of pages at home (abi.h at_home) against the frames'
+    owners: frame home + p owned by page p of the array."""
+    from dream.runtime import abi
+    owners = rt._owner.get()
+    descs = np.frombuffer(rt._descs.get().tobytes(), dtype=abi.ARRAY_DESC)
+    for slot, arr in rt._arrays.items():
+        home = rt._home(slot)
+        if home is None:
+            assert int(descs[slot]["at_home"]) == 0
+            continue
+        want = (slot << abi.OWNER_PAGE_BITS) + np.arange(arr.n_pages, dtype=np.uint64)
+        assert int(descs[slot]["at_home"]) == int((owners[home:home + arr.n_pages] == want).sum()), arr.name
+
+
+def test_at_home_counts_stay_exact(make_rt):
+    # O7: the device counts each array's pages at home through loads and
+    # evictions of either mode, and the resident build runs only on arrays
+    # whose count is full. Four arrays on a ring of three: the fourth has no
+    # homes, and evictions take pages out of homes and bring some back there
+    import cupy
+    page, n = 4096, 100_000
+    pages = -(-n * 4 // page)
+    h = np.arange(n, dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
+        arrs = [rt.array(h + k, name=f"a{k}") for k in range(4)]
+        assert rt._home(arrs[3].slot) is None
+        total = rt.kernel(typed(SUM, np.int32), "total")
+        out = cupy.zeros(1, np.uint64)
+
+        def run(group):
+            for k, arr in group:
+                out.fill(0)
+                total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
+                assert int(out.get()[0]) == int((h + k).sum()), arr.name
+            _check_at_home(rt)
+
+        for _ in range(3):
+            run(list(enumerate(arrs)))        # the ring cannot hold them: evictions
+        assert rt.stats().evictions > 0
+        arrs[3].free()                        # now it can: loads go home when it is free
+        run(list(enumerate(arrs[:3])))
+        rt.evict()
+        assert not rt._at_home()
+        run(list(enumerate(arrs[:3])))        # every page loaded at home
+        assert rt._at_home() == {a.slot for a in arrs[:3]}
+        run(list(enumerate(arrs[:3])))        # the resident build
 
 
 def test_no_eviction_across_epoch_wraps(make_rt):
@@ -420,14 +482,24 @@ def test_out_of_bounds_raises_named_error(make_rt):
         np.testing.assert_array_equal(a.to_numpy(), np.arange(1000, dtype=np.float32))
         k(2, 32, (a, np.int64(999)))  # the runtime stays usable after the error
         assert a.to_numpy()[999] == 1.0
+        assert a.slot in rt._at_home()   # now the resident build (fault.cuh, O7) runs: its check too
+        with pytest.raises(dream.OutOfBoundsError, match=r"index 1000 .*block \(1, 0, 0\) thread \(5, 0, 0\)"):
+            k(2, 32, (a, np.int64(1000)))
 
 
 def test_element_type_mismatch(make_rt):
-    src = r'''extern "C" __global__ void wrong(dream_ptr<double> a) { double v = a[0]; (void)v; }'''
+    src = r'''extern "C" __global__ void wrong(dream_ptr<double> a, double *out) { *out = a[0]; }
+    extern "C" __global__ void right(dream_ptr<float> a, double *out) { *out = a[0]; }'''
+    import cupy
+    out = cupy.zeros(1, np.float64)
     with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
         a = rt.array(np.zeros(10, np.float32), name="f32")
         with pytest.raises(dream.ElementTypeError, match="sizeof\\(T\\) = 8.*'f32'.*4 bytes"):
-            rt.kernel(src, "wrong")(1, 32, (a,))
+            rt.kernel(src, "wrong")(1, 32, (a, out))
+        rt.kernel(src, "right")(1, 32, (a, out))   # loads the page: the resident build runs next
+        assert a.slot in rt._at_home()
+        with pytest.raises(dream.ElementTypeError, match="sizeof\\(T\\) = 8.*'f32'.*4 bytes"):
+            rt.kernel(src, "wrong")(1, 32, (a, out))
 
 
 def test_any_launch_shape_on_a_tiny_ring(make_rt):

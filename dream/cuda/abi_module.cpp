@@ -20,7 +20,8 @@ PYBIND11_MODULE(_abi, m)
     STRUCT(dream_array_desc, FIELD(dream_array_desc, pte); FIELD(dream_array_desc, n_elems);
            FIELD(dream_array_desc, n_pages); FIELD(dream_array_desc, backing);
            FIELD(dream_array_desc, key); FIELD(dream_array_desc, elem_size);
-           FIELD(dream_array_desc, slot); FIELD(dream_array_desc, flags));
+           FIELD(dream_array_desc, slot); FIELD(dream_array_desc, flags); FIELD(dream_array_desc, at_home);
+           FIELD(dream_array_desc, home_frame); FIELD(dream_array_desc, pad));
     STRUCT(dream_error, FIELD(dream_error, code); FIELD(dream_error, count); FIELD(dream_error, slot);
            FIELD(dream_error, where); FIELD(dream_error, index); FIELD(dream_error, page);
            FIELD(dream_error, block); FIELD(dream_error, thread); FIELD(dream_error, detail));
@@ -33,7 +34,8 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_rt_state, n_slots); FIELD(dream_rt_state, pad));
     STRUCT(dream_ptr_abi, FIELD(dream_ptr_abi, rt); FIELD(dream_ptr_abi, pte); FIELD(dream_ptr_abi, n);
            FIELD(dream_ptr_abi, page_shift); FIELD(dream_ptr_abi, slot);
-           FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, flags));
+           FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, flags); FIELD(dream_ptr_abi, home);
+           FIELD(dream_ptr_abi, home_frame); FIELD(dream_ptr_abi, pad));
     STRUCT(dream_hint, FIELD(dream_hint, pte); FIELD(dream_hint, base));
     STRUCT(dream_ptr_arg, FIELD(dream_ptr_arg, abi); FIELD(dream_ptr_arg, hint));
     m.attr("layouts") = layouts;
@@ -43,7 +45,7 @@ PYBIND11_MODULE(_abi, m)
     CONST(DREAM_PTE_INVALID); CONST(DREAM_PTE_LOADING); CONST(DREAM_PTE_VALID);
     CONST(DREAM_PTE_EVICTING); CONST(DREAM_FRAME_NONE);
     CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_PTE_GEN_SHIFT); CONST(DREAM_MAX_FRAMES);
-    CONST(DREAM_REF_LOCKED); CONST(DREAM_PTR_NO_EVICT); CONST(DREAM_PTR_EPOCH_SHIFT); CONST(DREAM_PTR_EPOCH_MASK);
+    CONST(DREAM_REF_LOCKED); CONST(DREAM_PTR_NO_EVICT); CONST(DREAM_PTR_AT_HOME); CONST(DREAM_ARRAY_HOME); CONST(DREAM_PTR_EPOCH_SHIFT); CONST(DREAM_PTR_EPOCH_MASK);
     CONST(DREAM_PTE_GEN_MASK); CONST(DREAM_PTE_EPOCH_SHIFT); CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
     CONST(DREAM_ERR_NONE); CONST(DREAM_ERR_BOUNDS); CONST(DREAM_ERR_TYPE);
     CONST(DREAM_ERR_TIMEOUT); CONST(DREAM_ERR_TRANSPORT); CONST(DREAM_ERR_PROTOCOL);

@@ -5,7 +5,9 @@ import numpy as np
 ARRAY_DESC = np.dtype([
     ("pte", "<u8"), ("n_elems", "<u8"), ("n_pages", "<u8"), ("backing", "<u8"),
     ("key", "<u4"), ("elem_size", "<u4"), ("slot", "<u4"), ("flags", "<u4"),
+    ("at_home", "<u8"), ("home_frame", "<u4"), ("pad", "<u4"),
 ])
+ARRAY_HOME = 1
 
 ERROR = np.dtype([
     ("code", "<u4"), ("count", "<u4"), ("slot", "<u4"), ("where", "<u4"),
@@ -23,8 +25,10 @@ RT_STATE = np.dtype([
 PTR = np.dtype([
     ("rt", "<u8"), ("pte", "<u8"), ("n", "<u8"),
     ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("flags", "<u4"),
+    ("home", "<u8"), ("home_frame", "<u4"), ("pad", "<u4"),
 ])
 PTR_NO_EVICT = 1
+PTR_AT_HOME = 2
 PTR_EPOCH_SHIFT, PTR_EPOCH_MASK = 8, 0xFF   # the launch's epoch in flags
 
 HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
@@ -66,7 +70,7 @@ def constants() -> dict:
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
         "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
-        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT,
+        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_ARRAY_HOME": ARRAY_HOME,
         "DREAM_PTR_EPOCH_SHIFT": PTR_EPOCH_SHIFT, "DREAM_PTR_EPOCH_MASK": PTR_EPOCH_MASK,
         "DREAM_PTE_GEN_MASK": PTE_GEN_MASK, "DREAM_PTE_EPOCH_SHIFT": PTE_EPOCH_SHIFT,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,

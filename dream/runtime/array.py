@@ -67,11 +67,16 @@ class DreamArray:
         d["key"] = key
         d["elem_size"] = self.dtype.itemsize
         d["slot"] = self.slot
+        home = self.rt._home(self.slot)
+        if home is not None:
+            d["flags"] = abi.ARRAY_HOME
+            d["home_frame"] = home
         return d
 
     def kernel_arg(self, flags: int) -> bytes:
         """The dream_ptr_arg bytes passed by value to a kernel (no hint), with
-        the launch's flags (Runtime._launch_flags)."""
+        the launch's flags (Runtime._launch_flags, and DREAM_PTR_AT_HOME
+        when every page is at home: then with where its homes are)."""
         self._check_live()
         arg = np.zeros((), dtype=abi.PTR_ARG)
         p = arg["abi"]
@@ -81,6 +86,10 @@ class DreamArray:
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
+        if flags & abi.PTR_AT_HOME:
+            home = self.rt._home(self.slot)
+            p["home"] = self.rt.frames_ptr + home * self.rt.page_size
+            p["home_frame"] = home
         p["flags"] = flags
         return arg.tobytes()
 

@@ -7,19 +7,28 @@ device headers compile. NVRTC through cuda.bindings compiles for any target
 with or without a GPU: one path, tested on both.
 
 A user kernel is built from two relocatable modules linked together
-(link_kernel): the kernel, with the fault path's dream_fault only declared,
-and dream_fault compiled once per backend and options, capped at
-FAULT_REGISTERS. A kernel's register count is the maximum over its call
-graph, so compiled into the kernel the slow path's registers would set the
-hit path's (fault.cuh). The dream headers therefore define no non-inline
-__device__ function or variable besides dream_fault: both modules include
+(link_kernel): the kernel, with the slow paths (dream_fault and O7's
+dream_no_evict_miss) only declared, and the slow paths compiled once per
+backend and options, capped at FAULT_REGISTERS. A kernel's register count is
+the maximum over its call graph, so compiled into the kernel the slow path's
+registers would set the hit path's (fault.cuh); and a call the compiler
+cannot see into does not stop it from unrolling a user's loop, as a warp
+collective inline does. The dream headers therefore define no non-inline
+__device__ function or variable besides those two: both modules include
 them, and nvJitLink reports a symbol defined twice but does not fail on it.
 
 FAULT_REGISTERS = 128 is measured (H100, direct, whole kernels: 154
 registers, one 256-thread block per SM): the cap sets two blocks per SM.
 At 64 (four blocks) resident vector add ran 6.8x in-memory against 10.5x
 at 128, but the fault path spilled and cold vector add took 0.29 s against
-0.14 s (0.21 s compiled whole); 80 and 96 fell in between."""
+0.14 s (0.21 s compiled whole); 80 and 96 fell in between.
+The resident build (launches whose every array is at home, fault.cuh O7)
+caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there they only
+report a wrong index or type, and the cap is the kernel's own count
+(H100, direct, vector add: 128 registers ran 3.5x in-memory, 32 ran 1.4x,
+one element per thread needing every warp an SM can hold). A cap that low
+in the build that faults made cold vector add 2.7x slower (0.47 s
+against 0.175 s): waiting and copying spill."""
 from __future__ import annotations
 
 import functools
@@ -31,6 +40,7 @@ from .errors import CompileError
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "cuda" / "include"
 PRELUDE = '#include "dream/dream.cuh"\n#line 1 "{name}"\n'
 FAULT_REGISTERS = 128
+RESIDENT_FAULT_REGISTERS = 32
 
 
 def _check(result, prog=None):
@@ -131,20 +141,23 @@ _FAULT_OPTIONS = ("-G", "--device-debug", "-lineinfo", "--generate-line-info", "
 
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
-                filename: str = "kernel.cu") -> tuple[bytes, dict]:
-    """A user kernel for GPU `arch` ("sm_90"): `source` compiled with
-    dream_fault declared only, linked to dream_fault's own module of at most
+                filename: str = "kernel.cu", resident: bool = False) -> tuple[bytes, dict]:
+    """A user kernel for GPU `arch` ("sm_90"): `source` compiled with the
+    slow paths declared only, linked to their own module of at most
     FAULT_REGISTERS registers; a kernel with its own register budget
-    (launch bounds, --maxrregcount) is compiled whole instead. Returns
-    (CUBIN, {name: lowered name})."""
+    (launch bounds, --maxrregcount) is compiled whole instead. `resident`
+    builds it for launches whose arrays are all at home
+    (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
+    RESIDENT_FAULT_REGISTERS. Returns (CUBIN, {name: lowered name})."""
+    kdefines = (*defines, "DREAM_RESIDENT_KERNEL") if resident else defines
     if any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS):
-        return compile_source(source, names, arch, defines, options, filename)
-    kernel, lowered = compile_source(source, names, arch, (*defines, "DREAM_FAULT_LINKED"),
+        return compile_source(source, names, arch, kdefines, options, filename)
+    kernel, lowered = compile_source(source, names, arch, (*kdefines, "DREAM_FAULT_LINKED"),
                                      (*options, "-rdc=true"), filename)
     forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
+    cap = RESIDENT_FAULT_REGISTERS if resident else FAULT_REGISTERS
     fault, _ = compile_source("", (), arch, defines,
-                              (*forwarded, "-rdc=true", f"--maxrregcount={FAULT_REGISTERS}"),
-                              "dream_fault.cu")
+                              (*forwarded, "-rdc=true", f"--maxrregcount={cap}"), "dream_fault.cu")
     return _linked([kernel, fault], arch), lowered
 
 

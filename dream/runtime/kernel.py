@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import abi
 from .array import DreamArray
 from .compile import link_kernel
 from .cuda import launch, max_blocks_per_sm, param_layout
@@ -58,11 +59,14 @@ class Kernel:
             raise ConfigError("rt.kernel(source, name): source and name must be strings")
         self.rt = rt
         self.name = name
-        image, lowered = link_kernel(source, (name,), rt.gpu.arch,
-                                     (rt._backend.define,), tuple(options), f"{name}.cu")
-        self._module = rt._load(image)
-        self._func = self._module.function(lowered[name])
-        self._params = param_layout(self._func)
+        # two builds: the general one, and the resident one for launches whose
+        # dream arrays are all at home (fault.cuh, O7): plain loads and stores
+        self._funcs = {}
+        for resident in (False, True):
+            image, lowered = link_kernel(source, (name,), rt.gpu.arch, (rt._backend.define,),
+                                         tuple(options), f"{name}.cu", resident)
+            self._funcs[resident] = rt._load(image).function(lowered[name])
+        self._params = param_layout(self._funcs[False])
 
     def __call__(self, grid, block, args=(), shared_mem: int = 0):
         grid = _dim3(grid, f"kernel {self.name}: grid")
@@ -71,20 +75,25 @@ class Kernel:
         if len(args) != len(self._params):
             raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
                                       f"argument(s), got {len(args)}")
-        packed = self._pack(args)
-        self.rt._launch(self._func, grid, block, packed, [o for o, _ in self._params],
-                        shared_mem, self.name)
+        packed, resident = self._pack(args)
+        self.rt._launch(self._funcs[resident], grid, block, packed,
+                        [o for o, _ in self._params], shared_mem, self.name)
 
-    def _pack(self, args) -> bytes:
+    def _pack(self, args) -> tuple[bytes, bool]:
+        """The launch's parameters, and whether it takes the resident build:
+        it evicts nothing and each of its dream arrays is at home."""
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
         flags = self.rt._launch_flags()
+        home = self.rt._at_home() if flags & abi.PTR_NO_EVICT else set()
+        resident = None
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
                     raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
                                               "belongs to another Runtime")
-                b = a.kernel_arg(flags)
+                b = a.kernel_arg(flags | (abi.PTR_AT_HOME if a.slot in home else 0))
+                resident = (resident is not False) and a.slot in home
             elif hasattr(a, "__cuda_array_interface__"):
                 b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
             else:
@@ -95,11 +104,12 @@ class Kernel:
                     f"kernel's parameter {i} has {size} (a dream array must be a "
                     "dream_ptr<T> parameter, a CuPy array a pointer)")
             buf[off:off + size] = b
-        return bytes(buf)
+        return bytes(buf), bool(resident)
 
     def resident_threads(self, grid, block, shared_mem=0) -> int:
-        """Threads of this launch that can be on the GPU at once."""
+        """Threads of this launch that can be on the GPU at once (of the
+        build with more: the two may differ in registers)."""
         tpb = block[0] * block[1] * block[2]
         blocks = grid[0] * grid[1] * grid[2]
-        per_sm = max_blocks_per_sm(self._func, tpb, shared_mem)
+        per_sm = max(max_blocks_per_sm(f, tpb, shared_mem) for f in self._funcs.values())
         return min(blocks, per_sm * self.rt.gpu.sms) * tpb

@@ -52,6 +52,7 @@ class Runtime:
         cls = backend_class(backend)
         self._closed = "the runtime is being set up"
         self._arrays: dict[int, DreamArray] = {}
+        self._homes: dict[int, int] = {}   # slot -> first frame of the array's homes
         self._modules: list[Module] = []
         self._backend = None
         self.gpu = require_gpu(device)
@@ -151,10 +152,33 @@ class Runtime:
         arr = DreamArray(self, slot, shape, dtype, name or f"array{slot}")
         backing, key = attach(arr)
         self._arrays[slot] = arr
+        self._place_home(arr)
         off = slot * abi.ARRAY_DESC.itemsize
         self._descs[off: off + abi.ARRAY_DESC.itemsize].set(
             np.frombuffer(arr.descriptor(backing, key).tobytes(), dtype=np.uint8))
         return arr
+
+    def _place_home(self, arr: DreamArray):
+        """Gives `arr` homes (abi.h DREAM_ARRAY_HOME, fault.cuh O7): the
+        first run of free frames long enough for its pages, none if there is
+        no such run. Homes never move while their array lives."""
+        start = 0
+        for first, n in sorted((f, self._arrays[s].n_pages) for s, f in self._homes.items()):
+            if first - start >= arr.n_pages:
+                break
+            start = max(start, first + n)
+        if start + arr.n_pages <= self.nframes:
+            self._homes[arr.slot] = start
+
+    def _home(self, slot: int) -> int | None:
+        """The first frame of the array's homes, or None."""
+        return self._homes.get(slot)
+
+    def _at_home(self) -> set:
+        """The slots of the arrays whose every page is VALID in its home
+        (the device counts them; read between kernels)."""
+        d = np.frombuffer(self._descs.get().tobytes(), dtype=abi.ARRAY_DESC)
+        return {s for s in self._homes if int(d[s]["at_home"]) == self._arrays[s].n_pages}
 
     def _launch_flags(self) -> int:
         """The dream_ptr flags of one launch (abi.h), the same for all its
@@ -202,6 +226,7 @@ class Runtime:
         self._flush(arr.slot, write=False, drop=True)
         self._backend.detach(arr)
         del self._arrays[arr.slot]
+        self._homes.pop(arr.slot, None)
         off = arr.slot * abi.ARRAY_DESC.itemsize
         self._descs[off: off + abi.ARRAY_DESC.itemsize] = 0
 

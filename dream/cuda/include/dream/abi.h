@@ -89,8 +89,18 @@ typedef struct dream_array_desc {
     uint32_t key;       /* rnic: rkey of the backing region; nvme: namespace id */
     uint32_t elem_size;
     uint32_t slot;      /* index of this descriptor in dream_rt_state.arrays */
-    uint32_t flags;
+    uint32_t flags;     /* DREAM_ARRAY_* */
+    uint64_t at_home;   /* pages VALID in their home frame (device-counted) */
+    uint32_t home_frame; /* DREAM_ARRAY_HOME: page p's home is frame home_frame + p */
+    uint32_t pad;
 } dream_array_desc;
+
+/* The host gave the array homes: consecutive frames of its own, one per page,
+ * disjoint from other arrays' homes, kept while the array lives. A load
+ * while the ring holds every array (DREAM_PTR_NO_EVICT) takes the page's home
+ * when it is free; at_home counts the pages VALID there, whichever mode
+ * loaded them (fault.cuh, O7). */
+#define DREAM_ARRAY_HOME 1u
 
 typedef struct dream_error {
     uint32_t code;
@@ -130,7 +140,10 @@ typedef struct dream_ptr_abi {
     uint32_t page_shift;
     uint32_t slot;
     uint32_t elem_size;
-    uint32_t flags; /* DREAM_PTR_*, set by the host for each launch */
+    uint32_t flags;      /* DREAM_PTR_*, set by the host for each launch */
+    uint8_t *home;       /* DREAM_PTR_AT_HOME: the address of page 0's home frame */
+    uint32_t home_frame; /* and its index: page p's home is frame home_frame + p */
+    uint32_t pad;
 } dream_ptr_abi;
 
 /* The ring has a frame for every page of the runtime's arrays: no frame is
@@ -141,6 +154,10 @@ typedef struct dream_ptr_abi {
  * launch carries it (fault.cuh, O6). */
 #define DREAM_PTR_EPOCH_SHIFT 8
 #define DREAM_PTR_EPOCH_MASK 0xFFu
+/* With DREAM_PTR_NO_EVICT: every page of the array was VALID in its home
+ * when the launch began (at_home == n_pages), so element i is at home + i *
+ * its size for the whole kernel (fault.cuh, O7). */
+#define DREAM_PTR_AT_HOME 2u
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with
@@ -163,7 +180,8 @@ typedef struct dream_ptr_arg {
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(DREAM_PTE_GEN_MASK + 1 == 1u << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT) &&
                     DREAM_PTR_EPOCH_MASK == 0xFFu, "a generation is the count, then an 8-bit epoch");
-DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 48, "dream_array_desc");
+DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 64, "dream_array_desc");
+DREAM_CHECK_OFFSET(dream_array_desc, at_home, 48);
 DREAM_CHECK_OFFSET(dream_array_desc, backing, 24);
 DREAM_CHECK_OFFSET(dream_array_desc, key, 32);
 DREAM_CHECK_OFFSET(dream_array_desc, slot, 40);
@@ -175,8 +193,9 @@ DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 104, "dream_rt_state");
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 64);
 DREAM_CHECK_OFFSET(dream_rt_state, head, 80);
 DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 40, "dream_ptr_abi");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 56, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 56, "dream_ptr_arg");
-DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 40);
+DREAM_CHECK_OFFSET(dream_ptr_abi, home, 40);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 72, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 56);

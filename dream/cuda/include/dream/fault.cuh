@@ -118,6 +118,24 @@
  *       marks the hint, so later writes through it store only the element. Such accesses have plain memory's semantics (reads may be
  *       served from L1 or hoisted out of a loop): a thread that waits for
  *       another's write uses atomics, as on plain memory.
+ *   O7  Homes: the host gives each array, at its creation and while it
+ *       lives, consecutive frames of its own (a home per page) if the ring
+ *       has a free run that long. A load in O6 takes the page's home when
+ *       that frame is free (dream_home_take; else the ring, as above). Each
+ *       array counts its pages VALID at home (at_home: +1 when a load
+ *       publishes one there, in any mode; -1 when its entry leaves VALID
+ *       there, by an eviction here or a flush; +1 again when a failed
+ *       write-back restores it), read by the host between kernels. A
+ *       launch in O6 whose every array has all its pages at home runs the
+ *       kernel's resident build (DREAM_RESIDENT_KERNEL), where element i is
+ *       at home + i * sizeof(T): no entry, no hint, a plain access. Sound
+ *       by O6: every entry was VALID at home before the kernel began (the
+ *       kernel boundary orders the data), and nothing leaves VALID while it
+ *       runs. A write marks its frame dirty once per thread and page (its
+ *       hint). The resident build keeps no warp collective inline (its one
+ *       slow path, dream_no_evict_miss, reports a wrong index or type), so
+ *       the compiler may unroll a user's loop; its slow paths are capped at
+ *       fewer registers (compile.py), the kernel's count being theirs too.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -277,6 +295,39 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
     return -1;
 }
 
+/* O7: locks frame f, the home of the page being loaded, if it holds no page
+ * and no pin; else -1 (the caller takes a frame from the ring). The fence
+ * after the CAS is the acquire of lock and claim, as in dream_ring_take. */
+__device__ inline int dream_home_take(dream_rt_state *rt, uint32_t f)
+{
+    if (dream_ld_relaxed(&rt->owner[f]) != DREAM_OWNER_NONE ||
+        dream_ld_relaxed((const uint32_t *)&rt->ref[f]) != 0 || atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) != 0)
+        return -1;
+    dream_fence_acquire();
+    if (rt->owner[f] != DREAM_OWNER_NONE) { /* owner[f] is written only under f's lock */
+        dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+        return -1;
+    }
+    return (int)f;
+}
+
+/* O7: whether frame f is the home of page `page` of array `slot`. */
+__device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t slot, uint64_t page, uint32_t f)
+{
+    const dream_array_desc &a = rt->arrays[slot];
+    return (a.flags & DREAM_ARRAY_HOME) && a.home_frame + page == f;
+}
+
+/* O7: the array's count of pages at home, when frame f is the page's home
+   and its entry enters (+1) or leaves (-1) VALID; read by the host only
+   between kernels. */
+__device__ __forceinline__ void dream_count_home(dream_rt_state *rt, uint32_t slot, uint64_t page, uint32_t f,
+                                                 long long d)
+{
+    if (dream_is_home(rt, slot, page, f))
+        atomicAdd((unsigned long long *)&rt->arrays[slot].at_home, (unsigned long long)d);
+}
+
 /* owner[f]: (array slot, page) of the page f holds */
 __device__ __forceinline__ uint64_t dream_owner(uint32_t slot, uint64_t page)
 {
@@ -380,7 +431,12 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     }
                 }
                 if (claimed) {
-                    const int fr = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT); /* its fence: O4's acquire */
+                    /* their fence: O4's acquire */
+                    int fr = -1;
+                    if ((p.flags & DREAM_PTR_NO_EVICT) && (rt->arrays[p.slot].flags & DREAM_ARRAY_HOME))
+                        fr = dream_home_take(rt, rt->arrays[p.slot].home_frame + (uint32_t)page);
+                    if (fr < 0)
+                        fr = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
                     if (fr < 0) {
                         where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
@@ -414,6 +470,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                             } else {
                                 /* O4: the entry leaves VALID|fr before fr's data changes */
                                 dream_fence_acquire();
+                                dream_count_home(rt, dream_owner_slot(own), dream_owner_page(own), (uint32_t)fr, -1);
                                 if (dirty) {
                                     do_wb = true;
                                     do_rd = false; /* after the write-back */
@@ -452,6 +509,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     rt->owner[frame] = dream_owner(wb.slot, wb.page);
                     if (s == DREAM_IO_ERROR) {
                         atomicExch((unsigned long long *)vpte, ve); /* VALID|frame|vg again */
+                        dream_count_home(rt, wb.slot, wb.page, (uint32_t)frame, 1);
                         dream_unlock(rt, (uint32_t)frame, false);
                     }
                     atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e)));
@@ -471,6 +529,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access */
                     atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g, p.flags));
+                    dream_count_home(rt, p.slot, page, (uint32_t)frame, 1);
                     dream_unlock(rt, (uint32_t)frame, true);
                     loaded = true;
                     dream_count(rt, DREAM_C_PAGES_IN, 1);
@@ -658,6 +717,59 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     return (uint8_t *)h.base;
 }
 
+/* O7's slow path (the resident build, DREAM_RESIDENT_KERNEL): an access that
+ * is not at home, which only a wrong type or index makes (recorded); yet it
+ * resolves any access of a launch without eviction (O6) as the general
+ * build would: the frame from a VALID entry (relaxed if an earlier launch
+ * published it, else acquire), or the page faulted in with the lanes that
+ * are here (dream_group_mask) through the pinned slow path, whose pin it
+ * drops at once (no frame is refilled before the kernel ends). A write
+ * marks the frame dirty (the pinned path's unpin does it for a fault).
+ * Returns the thread's hint: base 0 when the access failed.
+ *
+ * Linked from the fault module like dream_fault, so the resident build keeps
+ * no warp collective inline: a collective is convergent, and one in a
+ * user's loop stops the compiler from unrolling it. */
+#ifdef DREAM_FAULT_LINKED
+__device__ dream_hint dream_no_evict_miss(dream_ptr_abi p, uint64_t i, uint32_t size, bool dirty);
+#else
+__device__ __noinline__ dream_hint dream_no_evict_miss(dream_ptr_abi p, uint64_t i, uint32_t size, bool dirty)
+{
+    dream_rt_state *rt = p.rt;
+    const unsigned mask = dream_group_mask();
+    const uint64_t page = (i * size) >> p.page_shift;
+    uint64_t *pte = p.pte + page;
+    uint64_t base = 0;
+    bool ok = false;
+    if (size != p.elem_size)
+        dream_fail(rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, size, p.elem_size);
+    else if (i >= p.n)
+        dream_fail(rt, DREAM_ERR_BOUNDS, p.slot, i, 0, 0);
+    else
+        ok = true;
+    if (ok) {
+        uint64_t e = dream_ld_relaxed(pte);
+        if (dream_pte_state(e) == DREAM_PTE_VALID) {
+            if (!dream_pte_before(e, p.flags))
+                e = dream_ld_acquire(pte); /* still VALID: nothing leaves VALID in O6 */
+            if (dirty)
+                rt->dirty[dream_pte_frame(e)] = 1;
+            base = (uint64_t)dream_frame_addr(rt, dream_pte_frame(e));
+        }
+    }
+    const bool need = ok && !base;
+    if (dream_any(mask, need)) {
+        const dream_done<uint64_t> s = dream_access_pinned<uint64_t>(p, page, 0, mask, need, dirty,
+                                                                      [](uint64_t *q) { return (uint64_t)q; });
+        if (s.done)
+            base = s.v;
+    }
+    if (!base)
+        return dream_hint{0, 0};
+    return dream_hint{(uint64_t)pte | (dirty ? DREAM_HINT_DIRTY : 0), base};
+}
+#endif
+
 /* Runs f(T *) -> T on element i with its page pinned, and marks the page
  * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
  * elect a leader, every leader pins its resident page at once, the lanes
@@ -670,6 +782,23 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
 {
     dream_rt_state *rt = p.rt;
     dream_done<T> r = {T(), false};
+#ifdef DREAM_RESIDENT_KERNEL
+    const uint64_t byte = i * sizeof(T);
+    const uint64_t key = (uint64_t)(p.pte + (byte >> p.page_shift));
+    if (sizeof(T) == p.elem_size && i < p.n && (p.flags & DREAM_PTR_AT_HOME)) {
+        if (h.pte != (key | DREAM_HINT_DIRTY)) { /* the thread's first write to the page */
+            rt->dirty[p.home_frame + (byte >> p.page_shift)] = 1;
+            h = {key | DREAM_HINT_DIRTY, (uint64_t)p.home + (byte & ~((1ull << p.page_shift) - 1))};
+        }
+    } else {
+        h = dream_no_evict_miss(p, i, sizeof(T), true);
+    }
+    if (uint8_t *b = (uint8_t *)h.base) {
+        __builtin_assume(__isGlobal(b)); /* global accesses, not generic: frames are device memory */
+        r.v = f((T *)(b + (byte & ((1ull << p.page_shift) - 1))));
+        r.done = true;
+    }
+#else
     if (!dream_check<T>(p, i))
         return r;
     const uint64_t byte = i * sizeof(T);
@@ -698,6 +827,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         if (s.done)
             r = s;
     }
+#endif
     dream_exit_if_aborted(rt, r.done);
     return r;
 }
@@ -735,6 +865,18 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
     dream_rt_state *rt = p.rt;
+#ifdef DREAM_RESIDENT_KERNEL
+    if (sizeof(T) == p.elem_size && i < p.n && (p.flags & DREAM_PTR_AT_HOME)) {
+        const T *q = (const T *)(p.home + i * sizeof(T));
+        __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+        return *q;
+    }
+    h = dream_no_evict_miss(p, i, sizeof(T), false);
+    if (const uint8_t *b = (const uint8_t *)h.base)
+        return *(const T *)(b + ((i * sizeof(T)) & ((1ull << p.page_shift) - 1)));
+    dream_exit_if_aborted(rt, false);
+    return T();
+#else
     if (!dream_check<T>(p, i))
         return T();
     const uint64_t byte = i * sizeof(T);
@@ -771,6 +913,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     }
     dream_exit_if_aborted(rt, done);
     return v;
+#endif
 }
 
 /* Pins the page of element i for the calling lane alone (dream_span): the
