@@ -24,11 +24,11 @@ at 128, but the fault path spilled and cold vector add took 0.29 s against
 0.14 s (0.21 s compiled whole); 80 and 96 fell in between.
 The resident build (launches whose every array is at home, fault.cuh O7)
 caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there they only
-report a wrong index or type, and the cap is the kernel's own count
-(H100, direct, vector add: 128 registers ran 3.5x in-memory, 32 ran 1.4x,
-one element per thread needing every warp an SM can hold). A cap that low
-in the build that faults made cold vector add 2.7x slower (0.47 s
-against 0.175 s): waiting and copying spill."""
+report a wrong index or type, and the cap sets the kernel's count (H100,
+direct: resident vector add, one element per thread, needs every warp an
+SM holds; it ran 1.0x in-memory at 32). A cap that low in a build that
+faults made cold vector add 0.47 s against 0.15-0.17 s: waiting and
+copying spill (bench/results-h100/session11/README.md)."""
 from __future__ import annotations
 
 import functools
