@@ -341,7 +341,7 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
             out.fill(0)
             total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
             assert int(out.get()[0]) == int(want.sum())
-        # each page was loaded into its home (abi.h DREAM_PTR_HOME), and the
+        # each page was loaded into its home (abi.h DREAM_ARRAY_HOME), and the
         # third launch read a's pages there without loading any
         for arr in (a, b):
             home = rt._home(arr.slot)
