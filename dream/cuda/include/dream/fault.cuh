@@ -115,7 +115,8 @@
  *       not refilled before the kernel ends. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
- *       marks the hint, so later writes through it store only the element. Such accesses have plain memory's semantics (reads may be
+ *       marks the hint, so later writes through it store only the
+ *       element. Such accesses have plain memory's semantics (reads may be
  *       served from L1 or hoisted out of a loop): a thread that waits for
  *       another's write uses atomics, as on plain memory.
  *   O7  Homes: the host gives each array, at its creation and while it
