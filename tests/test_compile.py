@@ -134,7 +134,7 @@ def test_headers_define_no_function_but_the_slow_paths(backend):
     # definition there is one nvJitLink reports on stderr but does not fail on
     fault, _ = compile_source("", (), "sm_90", (all_backends()[backend].define,), ("-rdc=true",))
     assert sorted(global_functions(fault)) == ["_Z11dream_faultP14dream_rt_state13dream_ptr_abiyjby",
-                                               "_Z19dream_no_evict_miss13dream_ptr_abiyjb"]
+                                               "_Z19dream_access_failed13dream_ptr_abiyj"]
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
@@ -186,4 +186,4 @@ def test_resident_build_keeps_no_warp_collective_inline(backend):
     body = {r: p[p.index(".entry rows"):] for r, p in ptx.items()}
     assert any(c in body[False] for c in COLLECTIVES)
     assert not any(c in body[True] for c in COLLECTIVES)
-    assert body[True].count("dream_no_evict_miss") >= 2
+    assert body[True].count("dream_access_failed") >= 2

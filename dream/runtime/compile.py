@@ -8,7 +8,7 @@ with or without a GPU: one path, tested on both.
 
 A user kernel is built from two relocatable modules linked together
 (link_kernel): the kernel, with the slow paths (dream_fault and O7's
-dream_no_evict_miss) only declared, and the slow paths compiled once per
+dream_access_failed) only declared, and the slow paths compiled once per
 backend and options, capped at FAULT_REGISTERS. A kernel's register count is
 the maximum over its call graph, so compiled into the kernel the slow path's
 registers would set the hit path's (fault.cuh); and a call the compiler
@@ -23,8 +23,8 @@ At 64 (four blocks) resident vector add ran 6.8x in-memory against 10.5x
 at 128, but the fault path spilled and cold vector add took 0.29 s against
 0.14 s (0.21 s compiled whole); 80 and 96 fell in between.
 The resident build (launches whose every array is at home, fault.cuh O7)
-caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there they only
-report a wrong index or type, and the cap sets the kernel's count (H100,
+caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there the one that
+runs reports a wrong index or type, and the cap sets the kernel's count (H100,
 direct: resident vector add, one element per thread, needs every warp an
 SM holds; it ran 1.0x in-memory at 32). A cap that low in a build that
 faults made cold vector add 0.47 s against 0.15-0.17 s: waiting and

@@ -85,15 +85,14 @@ class Kernel:
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
         flags = self.rt._launch_flags()
-        home = self.rt._at_home() if flags & abi.PTR_NO_EVICT else set()
-        resident = None
+        slots = [a.slot for a in args if isinstance(a, DreamArray)]
+        resident = bool(slots) and bool(flags & abi.PTR_NO_EVICT) and set(slots) <= self.rt._at_home()
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
                     raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
                                               "belongs to another Runtime")
-                b = a.kernel_arg(flags | (abi.PTR_AT_HOME if a.slot in home else 0))
-                resident = (resident is not False) and a.slot in home
+                b = a.kernel_arg(flags, resident)
             elif hasattr(a, "__cuda_array_interface__"):
                 b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
             else:
@@ -104,7 +103,7 @@ class Kernel:
                     f"kernel's parameter {i} has {size} (a dream array must be a "
                     "dream_ptr<T> parameter, a CuPy array a pointer)")
             buf[off:off + size] = b
-        return bytes(buf), bool(resident)
+        return bytes(buf), resident
 
     def resident_threads(self, grid, block, shared_mem=0) -> int:
         """Threads of this launch that can be on the GPU at once (of the

@@ -141,7 +141,7 @@ typedef struct dream_ptr_abi {
     uint32_t slot;
     uint32_t elem_size;
     uint32_t flags;      /* DREAM_PTR_*, set by the host for each launch */
-    uint8_t *home;       /* DREAM_PTR_AT_HOME: the address of page 0's home frame */
+    uint8_t *home;       /* the resident build's (fault.cuh, O7): the address of page 0's home frame */
     uint32_t home_frame; /* and its index: page p's home is frame home_frame + p */
     uint32_t pad;
 } dream_ptr_abi;
@@ -154,10 +154,6 @@ typedef struct dream_ptr_abi {
  * launch carries it (fault.cuh, O6). */
 #define DREAM_PTR_EPOCH_SHIFT 8
 #define DREAM_PTR_EPOCH_MASK 0xFFu
-/* With DREAM_PTR_NO_EVICT: every page of the array was VALID in its home
- * when the launch began (at_home == n_pages), so element i is at home + i *
- * its size for the whole kernel (fault.cuh, O7). */
-#define DREAM_PTR_AT_HOME 2u
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with

@@ -134,7 +134,7 @@
  *       kernel boundary orders the data), and nothing leaves VALID while it
  *       runs. A write marks its frame dirty once per thread and page (its
  *       hint). The resident build keeps no warp collective inline (its one
- *       slow path, dream_no_evict_miss, reports a wrong index or type), so
+ *       slow path, dream_access_failed, reports a wrong index or type), so
  *       the compiler may unroll a user's loop; its slow paths are capped at
  *       fewer registers (compile.py), the kernel's count being theirs too.
  *
@@ -312,6 +312,16 @@ __device__ inline int dream_home_take(dream_rt_state *rt, uint32_t f)
     return (int)f;
 }
 
+/* A frame for page `page` of p's array, locked: in O6 its home if free (O7),
+ * else from the ring. */
+__device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page)
+{
+    const bool no_evict = p.flags & DREAM_PTR_NO_EVICT;
+    const dream_array_desc &a = rt->arrays[p.slot];
+    const int f = no_evict && (a.flags & DREAM_ARRAY_HOME) ? dream_home_take(rt, a.home_frame + (uint32_t)page) : -1;
+    return f >= 0 ? f : dream_ring_take(rt, no_evict);
+}
+
 /* O7: whether frame f is the home of page `page` of array `slot`. */
 __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t slot, uint64_t page, uint32_t f)
 {
@@ -432,12 +442,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     }
                 }
                 if (claimed) {
-                    /* their fence: O4's acquire */
-                    int fr = -1;
-                    if ((p.flags & DREAM_PTR_NO_EVICT) && (rt->arrays[p.slot].flags & DREAM_ARRAY_HOME))
-                        fr = dream_home_take(rt, rt->arrays[p.slot].home_frame + (uint32_t)page);
-                    if (fr < 0)
-                        fr = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
+                    const int fr = dream_frame_take(rt, p, page); /* its fence: O4's acquire */
                     if (fr < 0) {
                         where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
@@ -573,10 +578,10 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 #endif
 
 /* Type and bounds of element i; records the error otherwise. */
-template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i)
+__device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i, uint32_t size)
 {
-    if (sizeof(T) != p.elem_size) {
-        dream_fail(p.rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, (uint32_t)sizeof(T), p.elem_size);
+    if (size != p.elem_size) {
+        dream_fail(p.rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, size, p.elem_size);
         return false;
     }
     if (i >= p.n) {
@@ -584,6 +589,11 @@ template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_a
         return false;
     }
     return true;
+}
+
+template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i)
+{
+    return dream_check(p, i, (uint32_t)sizeof(T));
 }
 
 /* After a timeout the runtime is aborted and no page can come in: end this
@@ -718,56 +728,18 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     return (uint8_t *)h.base;
 }
 
-/* O7's slow path (the resident build, DREAM_RESIDENT_KERNEL): an access that
- * is not at home, which only a wrong type or index makes (recorded); yet it
- * resolves any access of a launch without eviction (O6) as the general
- * build would: the frame from a VALID entry (relaxed if an earlier launch
- * published it, else acquire), or the page faulted in with the lanes that
- * are here (dream_group_mask) through the pinned slow path, whose pin it
- * drops at once (no frame is refilled before the kernel ends). A write
- * marks the frame dirty (the pinned path's unpin does it for a fault).
- * Returns the thread's hint: base 0 when the access failed.
- *
- * Linked from the fault module like dream_fault, so the resident build keeps
- * no warp collective inline: a collective is convergent, and one in a
- * user's loop stops the compiler from unrolling it. */
+/* The resident build's one slow path (O7): element i of `size`-byte
+ * elements failed its type or bounds check there; records which. Every page
+ * of every array of such a launch is at home, so nothing else misses. Linked
+ * from the fault module like dream_fault, so the resident build keeps
+ * dream_fail's code and any warp collective out of a user's loop (a
+ * collective is convergent and stops the compiler from unrolling it). */
 #ifdef DREAM_FAULT_LINKED
-__device__ dream_hint dream_no_evict_miss(dream_ptr_abi p, uint64_t i, uint32_t size, bool dirty);
+__device__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size);
 #else
-__device__ __noinline__ dream_hint dream_no_evict_miss(dream_ptr_abi p, uint64_t i, uint32_t size, bool dirty)
+__device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size)
 {
-    dream_rt_state *rt = p.rt;
-    const unsigned mask = dream_group_mask();
-    const uint64_t page = (i * size) >> p.page_shift;
-    uint64_t *pte = p.pte + page;
-    uint64_t base = 0;
-    bool ok = false;
-    if (size != p.elem_size)
-        dream_fail(rt, DREAM_ERR_TYPE, p.slot, i, 0, 0, size, p.elem_size);
-    else if (i >= p.n)
-        dream_fail(rt, DREAM_ERR_BOUNDS, p.slot, i, 0, 0);
-    else
-        ok = true;
-    if (ok) {
-        uint64_t e = dream_ld_relaxed(pte);
-        if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            if (!dream_pte_before(e, p.flags))
-                e = dream_ld_acquire(pte); /* still VALID: nothing leaves VALID in O6 */
-            if (dirty)
-                rt->dirty[dream_pte_frame(e)] = 1;
-            base = (uint64_t)dream_frame_addr(rt, dream_pte_frame(e));
-        }
-    }
-    const bool need = ok && !base;
-    if (dream_any(mask, need)) {
-        const dream_done<uint64_t> s = dream_access_pinned<uint64_t>(p, page, 0, mask, need, dirty,
-                                                                      [](uint64_t *q) { return (uint64_t)q; });
-        if (s.done)
-            base = s.v;
-    }
-    if (!base)
-        return dream_hint{0, 0};
-    return dream_hint{(uint64_t)pte | (dirty ? DREAM_HINT_DIRTY : 0), base};
+    dream_check(p, i, size);
 }
 #endif
 
@@ -784,21 +756,20 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     dream_rt_state *rt = p.rt;
     dream_done<T> r = {T(), false};
 #ifdef DREAM_RESIDENT_KERNEL
-    const uint64_t byte = i * sizeof(T);
-    const uint64_t key = (uint64_t)(p.pte + (byte >> p.page_shift));
-    if (sizeof(T) == p.elem_size && i < p.n && (p.flags & DREAM_PTR_AT_HOME)) {
-        if (h.pte != (key | DREAM_HINT_DIRTY)) { /* the thread's first write to the page */
-            rt->dirty[p.home_frame + (byte >> p.page_shift)] = 1;
-            h = {key | DREAM_HINT_DIRTY, (uint64_t)p.home + (byte & ~((1ull << p.page_shift) - 1))};
-        }
-    } else {
-        h = dream_no_evict_miss(p, i, sizeof(T), true);
+    if (sizeof(T) != p.elem_size || i >= p.n) {
+        dream_access_failed(p, i, sizeof(T));
+        return r;
     }
-    if (uint8_t *b = (uint8_t *)h.base) {
-        __builtin_assume(__isGlobal(b)); /* global accesses, not generic: frames are device memory */
-        r.v = f((T *)(b + (byte & ((1ull << p.page_shift) - 1))));
-        r.done = true;
+    const uint64_t page = (i * sizeof(T)) >> p.page_shift;
+    if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
+        rt->dirty[p.home_frame + page] = 1;
+        h.pte = (uint64_t)(p.pte + page);
     }
+    T *q = (T *)(p.home + i * sizeof(T));
+    __builtin_assume(__isGlobal(q)); /* global accesses, not generic: frames are device memory */
+    r.v = f(q);
+    r.done = true;
+    return r;
 #else
     if (!dream_check<T>(p, i))
         return r;
@@ -828,9 +799,9 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         if (s.done)
             r = s;
     }
-#endif
     dream_exit_if_aborted(rt, r.done);
     return r;
+#endif
 }
 
 /* O5: element load of an optimistic read, ordered before what follows. */
@@ -865,19 +836,16 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
  * recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
-    dream_rt_state *rt = p.rt;
 #ifdef DREAM_RESIDENT_KERNEL
-    if (sizeof(T) == p.elem_size && i < p.n && (p.flags & DREAM_PTR_AT_HOME)) {
-        const T *q = (const T *)(p.home + i * sizeof(T));
-        __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
-        return *q;
+    if (sizeof(T) != p.elem_size || i >= p.n) {
+        dream_access_failed(p, i, sizeof(T));
+        return T();
     }
-    h = dream_no_evict_miss(p, i, sizeof(T), false);
-    if (const uint8_t *b = (const uint8_t *)h.base)
-        return *(const T *)(b + ((i * sizeof(T)) & ((1ull << p.page_shift) - 1)));
-    dream_exit_if_aborted(rt, false);
-    return T();
+    const T *q = (const T *)(p.home + i * sizeof(T));
+    __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+    return *q;
 #else
+    dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
         return T();
     const uint64_t byte = i * sizeof(T);
