@@ -89,7 +89,7 @@ class DreamArray:
         if resident:
             home = self.rt._home(self.slot)
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size
-            p["home_frame"] = home
+            p["home_dirty"] = self.rt._dirty.data.ptr + home * self.rt._dirty.itemsize
         p["flags"] = flags
         return arg.tobytes()
 

@@ -141,9 +141,13 @@ typedef struct dream_ptr_abi {
     uint32_t slot;
     uint32_t elem_size;
     uint32_t flags;      /* DREAM_PTR_*, set by the host for each launch */
-    uint8_t *home;       /* the resident build's (fault.cuh, O7): the address of page 0's home frame */
-    uint32_t home_frame; /* and its index: page p's home is frame home_frame + p */
-    uint32_t pad;
+    /* the resident build's (fault.cuh, O7): page p's home frame is at home +
+     * (p << page_shift), its dirty flag at home_dirty[p] (an address, not a
+     * frame index: the first write to a page then stores without first
+     * loading rt->dirty, which made a warp's life, and vector add, 1.4x
+     * longer) */
+    uint8_t *home;
+    uint32_t *home_dirty;
 } dream_ptr_abi;
 
 /* The ring has a frame for every page of the runtime's arrays: no frame is

@@ -37,8 +37,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const uint32_t rank = __popc(mask & ((1u << lane) - 1));
     const uint32_t nlanes = __popc(mask);
     const uint32_t n16 = (1u << rt->page_shift) >> 4;
-    if (lane == (uint32_t)(__ffs(mask) - 1))
-        dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
+    const uint32_t requests = __popc(todo);
     while (todo) {
         const int src = __ffs(todo) - 1;
         todo &= todo - 1;
@@ -60,5 +59,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
         __threadfence_system();
     else
         __threadfence();
+    if (lane == (uint32_t)(__ffs(mask) - 1)) /* after the fence, which would wait for it */
+        dream_count(rt, DREAM_C_REQUESTS, requests);
     return DREAM_IO_OK;
 }

@@ -180,7 +180,7 @@ template <class T> struct dream_span {
     __device__ __forceinline__ void release()
     {
         if (frame >= 0)
-            dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write);
+            dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
         frame = -1;
         count = 0;
     }

@@ -122,11 +122,16 @@ __device__ __forceinline__ void dream_fence_acquire()
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
+/* Adds v to counter c of the runtime's counters at `base` (rt->counters). */
+__device__ __forceinline__ void dream_count(uint64_t *base, int c, uint64_t v)
+{
+    atomicAdd((unsigned long long *)base + (dream_smid() % DREAM_COUNTER_SHARDS) * DREAM_NCOUNTERS + c,
+              (unsigned long long)v);
+}
+
 __device__ __forceinline__ void dream_count(const dream_rt_state *rt, int c, uint64_t v)
 {
-    unsigned long long *base = (unsigned long long *)rt->counters;
-    atomicAdd(base + (dream_smid() % DREAM_COUNTER_SHARDS) * DREAM_NCOUNTERS + c,
-              (unsigned long long)v);
+    dream_count(rt->counters, c, v);
 }
 
 /* Records an error; the first one keeps its details, later ones are counted. */
