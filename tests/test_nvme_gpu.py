@@ -4,6 +4,8 @@ TransportError with the other pages intact, queue placements, LBA formats
 and pages that need PRP lists. (The shared suite in test_core_gpu.py runs on
 nvme too.)"""
 import os
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -30,6 +32,15 @@ extern "C" __global__ void copy(dream_ptr<float> src, dream_ptr<float> dst,
 }'''
 
 
+INC = r'''
+extern "C" __global__ void inc(dream_ptr<float> a, unsigned long long n, int reps) {
+    for (int r = 0; r < reps; r++)
+        for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+             i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+            a[i] += 1.0f;
+}'''
+
+
 def runtime(tmp_path, **kw):
     kw.setdefault("page_size", "4KiB")
     kw.setdefault("gpu_memory", "4MiB")
@@ -43,6 +54,31 @@ def grid(rt, n):
 def scale(rt, arr, m, k):
     n = arr.size
     rt.kernel(SCALE, "scale")(grid(rt, n), BLOCK, (arr, np.uint64(n), np.float32(m), np.float32(k)))
+
+
+@pytest.mark.parametrize("qmem", ["gpu", "host"])
+def test_controller_stopped_mid_kernel_times_out_and_a_new_runtime_serves(tmp_path, qmem):
+    """The controller stopped under a kernel that pages forever: the launch
+    ends in DreamTimeoutError within the runtime's timeout, close() returns,
+    and a new runtime (new queues) in the same process serves at once."""
+    n = 16 << 20  # 64 MiB through a 4 MiB ring, 1000 times: never finished
+    rt = runtime(tmp_path, queue_memory=qmem, timeout="2s")
+    try:
+        a = rt.zeros(n, np.float32)
+        stopper = threading.Timer(0.5, rt._backend.ctrl.engine.stop)
+        stopper.start()
+        t0 = time.monotonic()
+        with pytest.raises(dream.DreamTimeoutError):
+            rt.kernel(INC, "inc")(rt.nframes // BLOCK, BLOCK, (a, np.uint64(n), np.int32(1000)))
+        stopper.join()
+        assert time.monotonic() - t0 < 60
+    finally:
+        rt.close()
+    with runtime(tmp_path, queue_memory=qmem) as rt:
+        h = np.arange(1 << 20, dtype=np.float32)
+        a = rt.array(h)
+        rt.kernel(INC, "inc")(grid(rt, h.size), BLOCK, (a, np.uint64(h.size), np.int32(1)))
+        np.testing.assert_array_equal(a.to_numpy(), h + 1)
 
 
 def test_info_names_the_software_controller(tmp_path):

@@ -521,6 +521,94 @@ def test_stop_while_io_runs(tmp_path):
     assert set(got) == set(cids)
 
 
+def _held_read(s):
+    """One read fetched by the running engine while file I/O is held (as a
+    pread that does not return); returns its cid."""
+    s.eng._hold_io(True)
+    cid = s.read(0, 0)
+    s.q.ring()
+    t0 = time.monotonic()
+    while s.eng.counters()["commands"] < 1:
+        assert time.monotonic() - t0 < 5, "the engine did not fetch the command"
+        time.sleep(0.005)
+    return cid
+
+
+def test_stop_reports_a_thread_that_does_not_end(tmp_path):
+    """An engine thread held up by a file I/O that does not return: stop()
+    gives up after its timeout and names what still runs; once the I/O
+    returns, the next stop() joins the thread and the command completes."""
+    s = Setup(tmp_path, stop_timeout=60)
+    s.eng.start()
+    cid = _held_read(s)
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"engine threads: 1 of 1 still running after 0\.3 s"):
+        s.eng.stop(timeout=0.3)
+    assert time.monotonic() - t0 < 2
+    s.eng._hold_io(False)
+    s.eng.stop(timeout=10)
+    got = {int(e["cid"]): e for e in s.q.reap()}
+    assert ok(got[cid]) and np.array_equal(s.frame(0), s.data[:PAGE])
+    with pytest.raises(ValueError, match="positive"):
+        s.eng.stop(timeout=0)
+
+
+def test_remove_namespace_sync_is_bounded(tmp_path):
+    """remove_namespace's fsync runs on an I/O thread and is waited for at
+    most its timeout (here the I/O threads are held)."""
+    s = Setup(tmp_path)
+    s.eng._hold_io(True)
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"fsync of .*ns\.bin did not finish within 0\.2 s"):
+        s.eng.remove_namespace(s.nsid, timeout=0.2)
+    assert time.monotonic() - t0 < 2
+    s.eng._hold_io(False)
+    s.eng.stop()
+
+
+def test_stop_engine_keeps_a_stuck_engine_and_its_memory(tmp_path):
+    """What a backend's close() does with an engine that does not stop:
+    TransportError naming it and the threads, the engine and the memory its
+    queues live in kept for the rest of the process."""
+    from dream.runtime import engines
+    from dream.runtime.errors import TransportError
+    s = Setup(tmp_path, stop_timeout=60)
+    s.eng.start()
+    _held_read(s)
+    qmem = object()
+    with pytest.raises(TransportError, match=r"the software NVMe controller did not stop "
+                                             r"\(engine threads: 1 of 1 still running after 0\.3 s\)"):
+        engines.stop_engine(s.eng, "the software NVMe controller", qmem, timeout=0.3)
+    assert engines._kept[-1] == (s.eng, (qmem,))
+    s.eng._hold_io(False)
+    s.eng.stop()
+
+
+def test_engine_whose_thread_does_not_end_is_kept_not_freed(tmp_path):
+    """Dropping an engine whose thread is held up does not wait past its
+    stop_timeout: the engine is left in memory for that thread, and said so
+    (freeing it would pull the memory from under the thread)."""
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from pathlib import Path
+        from test_softnvme_controller import Setup, _held_read
+        s = Setup(Path({str(tmp_path)!r}), stop_timeout=0.3)
+        s.eng.start()
+        _held_read(s)
+        t0 = time.monotonic()
+        del s.eng, s
+        print(round(time.monotonic() - t0, 3), flush=True)
+        os._exit(0)  # the held thread never returns
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert float(r.stdout.split()[0]) < 2
+    assert "dream: an engine is left in memory: engine threads: 1 of 1 still running after 0.3 s" \
+        in r.stderr
+
+
 @pytest.mark.parametrize("lba,cold", [(512, True), (4096, True), (512, False)])
 def test_paging_through_many_queues_keeps_every_byte(tmp_path, lba, cold):
     """The pager's traffic, as GPU leaders make it, against the running engine:

@@ -119,6 +119,12 @@ def test_engine_stopped_mid_kernel_times_out(qmem):
         assert not rt._backend.nic.engine.running
     finally:
         rt.close()
+    # a timeout ends its runtime, not the transport: a new one (new queues) serves
+    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB") as rt:
+        h = np.arange(1 << 20, dtype=np.float32)
+        a = rt.array(h)
+        rt.kernel(INC, "inc")(rt.nframes // BLOCK, BLOCK, (a, np.uint64(h.size), np.int32(1)))
+        np.testing.assert_array_equal(a.to_numpy(), h + 1)
 
 
 def test_options_are_checked():

@@ -31,6 +31,8 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +43,7 @@
 #include <vector>
 
 #include "dma.h"
+#include "engine.h"
 #include "dream/nvme.h"
 
 namespace py = pybind11;
@@ -119,42 +122,62 @@ struct Cmd {
     uint64_t ready = 0; // writes: the DMA point after which staging holds the frame
 };
 
-// File I/O threads shared by the engine's workers.
+// File I/O threads shared by the engine's workers (and remove_namespace's
+// fsync): each runs jobs in turn.
 class Pool {
 public:
-    Pool(Engine &e, int n) : e_(e)
+    Pool(Engine &e, int n) : e_(e), n_(n)
     {
         for (int k = 0; k < n; k++)
-            threads_.emplace_back([this] { run(); });
+            threads_.start([this] { run(); });
     }
-    ~Pool()
+    ~Pool() { end(); }
+    void submit(Cmd *c);
+    void submit(std::function<void()> job)
+    {
+        {
+            std::lock_guard lk(m_);
+            jobs_.push_back(std::move(job));
+        }
+        cv_.notify_one();
+    }
+    size_t size() const { return n_; }
+    // Ends the threads once the jobs queued have run; throws if that takes
+    // longer than `bound` (an I/O that does not return).
+    void shutdown(std::chrono::milliseconds bound)
+    {
+        end();
+        threads_.join_for(bound);
+    }
+    // Tests only: while held, a thread that takes a job waits before running
+    // it, as one whose pread or fsync does not return.
+    void hold(bool on)
+    {
+        {
+            std::lock_guard lk(m_);
+            held_ = on;
+        }
+        cv_.notify_all();
+    }
+
+private:
+    void run();
+    void io(Cmd *c);
+    void end()
     {
         {
             std::lock_guard lk(m_);
             stop_ = true;
         }
         cv_.notify_all();
-        for (auto &t : threads_)
-            t.join();
     }
-    void submit(Cmd *c)
-    {
-        {
-            std::lock_guard lk(m_);
-            jobs_.push_back(c);
-        }
-        cv_.notify_one();
-    }
-    size_t size() const { return threads_.size(); }
-
-private:
-    void run();
     Engine &e_;
+    const size_t n_;
     std::mutex m_;
     std::condition_variable cv_;
-    std::deque<Cmd *> jobs_;
-    bool stop_ = false;
-    std::vector<std::thread> threads_;
+    std::deque<std::function<void()>> jobs_;
+    bool stop_ = false, held_ = false;
+    dream::Threads threads_{"file I/O threads"}; // last: joined (destroyed) first
 };
 
 // One engine thread's share of the queues (or all of them, for poll()).
@@ -212,11 +235,12 @@ private:
 class Engine {
 public:
     Engine(bool gpu, int device, uint64_t bar, uint64_t bar_size, uint32_t dstrd, uint32_t lba_size,
-           uint64_t mdts, uint64_t staging, int threads, int io_threads)
+           uint64_t mdts, uint64_t staging, int threads, int io_threads, double stop_timeout)
         : mode(gpu ? Dma::Mode::gpu : Dma::Mode::host), device(device), bar((uint8_t *)bar),
           bar_size(bar_size), dstrd(dstrd), lba_shift(lba_size == 4096 ? 12 : 9), mdts(mdts),
-          threads(std::max(1, threads))
+          threads(std::max(1, threads)), stop_timeout(stop_timeout)
     {
+        dream::bound(stop_timeout); // checks it
         if (lba_size != 512 && lba_size != 4096)
             throw std::invalid_argument("lba_size must be 512 or 4096");
         if (dstrd > 15)
@@ -240,11 +264,10 @@ public:
                                                         mdts));
     }
 
-    ~Engine()
-    {
-        stop();
-        pool_.reset(); // joins the I/O threads before the workers they report to go
-    }
+    // The module's holder (dream::Release) calls shutdown() first: every
+    // thread has ended. The members go in reverse order: the engine
+    // threads, then the pool, then the workers they report to.
+    ~Engine() = default;
 
     uint32_t add_namespace(const std::string &path, bool writable, bool cold)
     {
@@ -272,15 +295,31 @@ public:
         return nsid;
     }
 
-    // Commands already running keep the files open until they finish.
-    void remove_namespace(uint32_t nsid)
+    // Commands already running keep the files open until they finish. The
+    // file is synced by an I/O thread, waited for at most `timeout_s`: a sync
+    // that outlives it keeps the namespace open, and the engine's shutdown
+    // then reports that thread.
+    void remove_namespace(uint32_t nsid, std::optional<double> timeout)
     {
-        std::unique_lock lk(ns_m_);
-        auto it = ns_.find(nsid);
-        if (it == ns_.end())
-            throw std::invalid_argument("no namespace " + std::to_string(nsid));
-        fsync(it->second->fd);
-        ns_.erase(it);
+        const double timeout_s = timeout.value_or(stop_timeout);
+        dream::bound(timeout_s);
+        std::shared_ptr<Namespace> n;
+        {
+            std::unique_lock lk(ns_m_);
+            auto it = ns_.find(nsid);
+            if (it == ns_.end())
+                throw std::invalid_argument("no namespace " + std::to_string(nsid));
+            n = it->second;
+            ns_.erase(it);
+        }
+        auto synced = std::make_shared<std::promise<int>>();
+        auto got = synced->get_future();
+        pool_->submit([n, synced] { synced->set_value(fsync(n->fd) == 0 ? 0 : errno); });
+        if (got.wait_for(std::chrono::duration<double>(timeout_s)) != std::future_status::ready)
+            throw std::runtime_error("remove_namespace: fsync of " + n->path + " did not finish within " +
+                                     dream::seconds_text(timeout_s));
+        if (const int err = got.get())
+            throw std::runtime_error("remove_namespace: fsync of " + n->path + ": " + std::strerror(err));
     }
 
     std::shared_ptr<Namespace> ns(uint32_t nsid)
@@ -381,8 +420,8 @@ public:
     {
         if (running_)
             return;
-        stop(); // threads that ended on a failure
-        fail_.reset();
+        threads_.join_for(dream::bound(stop_timeout)); // threads that ended on a failure
+        fail_.clear();
         running_ = true;
         for (auto &w : workers_)
             w->queues.clear();
@@ -390,18 +429,24 @@ public:
         for (auto &kv : queues_)
             workers_[k++ % workers_.size()]->queues.push_back(kv.second.get());
         for (size_t k = 0; k < workers_.size(); k++)
-            threads_.emplace_back([this, k] { workers_[k]->loop((int)k); });
+            threads_.start([this, k] { workers_[k]->loop((int)k); });
     }
 
     // Returns once no engine thread runs: commands already fetched are
     // finished and completed (where the CQ has room); entries not yet fetched
-    // stay in their queues, and their submitters time out.
-    void stop()
+    // stay in their queues, and their submitters time out. Throws if a
+    // thread has not ended after `bound` (a file I/O that does not return).
+    void stop(std::chrono::milliseconds bound)
     {
         running_ = false;
-        for (auto &t : threads_)
-            t.join();
-        threads_.clear();
+        threads_.join_for(bound);
+    }
+
+    // Every thread ended, the I/O threads too (dream::Release).
+    void shutdown(std::chrono::milliseconds bound)
+    {
+        stop(bound);
+        pool_->shutdown(bound);
     }
 
     bool running() const { return running_; }
@@ -457,19 +502,10 @@ public:
         return d;
     }
 
-    std::optional<std::string> error()
-    {
-        std::lock_guard lk(fail_m_);
-        return fail_;
-    }
+    std::optional<std::string> error() { return fail_.get(); }
 
     // Keeps the first failure; error() returns it until the next start().
-    void fail(const std::string &why)
-    {
-        std::lock_guard lk(fail_m_);
-        if (!fail_)
-            fail_ = why;
-    }
+    void fail(const std::string &why) { fail_.set(why); }
 
     Pool &pool() { return *pool_; }
 
@@ -480,6 +516,7 @@ public:
     const uint32_t dstrd, lba_shift;
     const uint64_t mdts;
     const int threads;
+    const double stop_timeout; // seconds: stop(), shutdown() and remove_namespace() wait at most this
     Counters c;
     std::atomic<bool> running_{false};
 
@@ -489,12 +526,12 @@ private:
     std::map<uint32_t, std::shared_ptr<Namespace>> ns_;
     std::map<uint64_t, Window> windows_;
     size_t nbufs_;
-    std::unique_ptr<Pool> pool_;
+    dream::Failure fail_;
+    // destroyed in reverse: the engine threads, the I/O threads, the workers
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::vector<std::thread> threads_;
-    std::mutex fail_m_;
-    std::optional<std::string> fail_;
+    std::unique_ptr<Pool> pool_;
+    dream::Threads threads_{"engine threads"};
 };
 
 // Whole-length pread/pwrite; false on an error or a short transfer (end of file).
@@ -518,39 +555,50 @@ bool full_io(int fd, bool write, uint8_t *p, uint64_t len, uint64_t off, int &er
 void Pool::run()
 {
     for (;;) {
-        Cmd *c;
+        std::function<void()> job;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });
             if (jobs_.empty())
                 return;
-            c = jobs_.front();
+            job = std::move(jobs_.front());
             jobs_.pop_front();
+            cv_.wait(lk, [this] { return !held_; });
         }
-        const auto t0 = std::chrono::steady_clock::now();
-        Namespace &ns = *c->ns;
-        if (c->opc == DREAM_NVME_OPC_FLUSH) {
-            if (fsync(ns.fd) != 0)
-                c->status = DREAM_NVME_SC_WRITE_FAULT;
-        } else {
-            const bool write = c->opc == DREAM_NVME_OPC_WRITE;
-            int err = 0;
-            bool ok = false, direct = false;
-            if (ns.fd_direct >= 0 && (c->off | c->len) % 512 == 0) {
-                ok = full_io(ns.fd_direct, write, c->staging, c->len, c->off, err);
-                direct = ok || err != EINVAL; // EINVAL: finer than the device's blocks
-            }
-            if (!direct)
-                ok = full_io(ns.fd, write, c->staging, c->len, c->off, err);
-            (direct ? e_.c.direct_ios : e_.c.buffered_ios)++;
-            if (!ok)
-                c->status = write ? DREAM_NVME_SC_WRITE_FAULT : DREAM_NVME_SC_READ_ERROR;
-        }
-        e_.c.io_ns += (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count();
-        c->w->io_done(c);
+        job();
     }
+}
+
+void Pool::submit(Cmd *c)
+{
+    submit([this, c] { io(c); });
+}
+
+void Pool::io(Cmd *c)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Namespace &ns = *c->ns;
+    if (c->opc == DREAM_NVME_OPC_FLUSH) {
+        if (fsync(ns.fd) != 0)
+            c->status = DREAM_NVME_SC_WRITE_FAULT;
+    } else {
+        const bool write = c->opc == DREAM_NVME_OPC_WRITE;
+        int err = 0;
+        bool ok = false, direct = false;
+        if (ns.fd_direct >= 0 && (c->off | c->len) % 512 == 0) {
+            ok = full_io(ns.fd_direct, write, c->staging, c->len, c->off, err);
+            direct = ok || err != EINVAL; // EINVAL: finer than the device's blocks
+        }
+        if (!direct)
+            ok = full_io(ns.fd, write, c->staging, c->len, c->off, err);
+        (direct ? e_.c.direct_ios : e_.c.buffered_ios)++;
+        if (!ok)
+            c->status = write ? DREAM_NVME_SC_WRITE_FAULT : DREAM_NVME_SC_READ_ERROR;
+    }
+    e_.c.io_ns += (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - t0)
+                      .count();
+    c->w->io_done(c);
 }
 
 Worker::Worker(Engine &e, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes)
@@ -1001,19 +1049,22 @@ double read_blocks(const std::string &path, bool direct, py::array_t<uint64_t> o
 PYBIND11_MODULE(_softnvme, m)
 {
     m.doc() = "Software NVMe controller over backing files, serving commands posted by GPU threads";
-    py::class_<Engine>(m, "Engine")
+    py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine")
         .def(py::init<bool, int, uint64_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, int,
-                      int>(),
+                      int, double>(),
              py::arg("gpu"), py::arg("device") = 0, py::arg("bar"), py::arg("bar_size"),
              py::arg("dstrd") = 0, py::arg("lba_size") = 512, py::arg("mdts") = 1ull << 20,
              py::arg("staging") = 64ull << 20, py::arg("threads") = 1, py::arg("io_threads") = 4,
+             py::arg("stop_timeout") = dream::kStopSeconds,
              "A controller whose registers live at host address `bar` (CAP and VS written "
              "there). gpu=False: every address is host memory (CPU tests). mdts: the largest "
-             "transfer in bytes; staging: bytes of aligned staging, shared by the engine threads.")
+             "transfer in bytes; staging: bytes of aligned staging, shared by the engine threads; "
+             "stop_timeout: seconds that stopping waits for a thread before reporting it.")
         .def("add_namespace", &Engine::add_namespace, py::arg("path"), py::arg("writable"),
              py::arg("cold") = true, "Attaches a file as a namespace (size = file size); returns its nsid.")
         .def("remove_namespace", &Engine::remove_namespace, py::arg("nsid"),
-             py::call_guard<py::gil_scoped_release>())
+             py::arg("timeout") = py::none(), py::call_guard<py::gil_scoped_release>(),
+             "Detaches a namespace once its file is synced (at most `timeout` s, else stop_timeout).")
         .def("namespace_info", &Engine::ns_info, py::arg("nsid"))
         .def("map_dma", &Engine::map_dma, py::arg("addr"), py::arg("length"),
              "Lets the controller move data to and from [addr, addr + length).")
@@ -1021,7 +1072,11 @@ PYBIND11_MODULE(_softnvme, m)
         .def("create_queue", &Engine::create_queue, py::arg("qid"), py::arg("sq"), py::arg("cq"),
              py::arg("entries"))
         .def("start", &Engine::start, py::call_guard<py::gil_scoped_release>())
-        .def("stop", &Engine::stop, py::call_guard<py::gil_scoped_release>())
+        .def("stop", [](Engine &e, std::optional<double> t) { e.stop(dream::bound(t.value_or(e.stop_timeout))); },
+             py::arg("timeout") = py::none(), py::call_guard<py::gil_scoped_release>(),
+             "Ends the engine threads; raises if one has not ended after `timeout` s (else stop_timeout).")
+        .def("_hold_io", [](Engine &e, bool on) { e.pool().hold(on); }, py::arg("on"),
+             "Tests only: file I/O waits while held, as an I/O that does not return.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "Serves every queue in this thread (engine stopped) until what it fetched has "

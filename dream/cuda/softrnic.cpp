@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "dma.h"
+#include "engine.h"
 #include "dream/mlx5.h"
 
 namespace py = pybind11;
@@ -96,7 +97,7 @@ public:
 
     size_t pass();
     void finish();
-    void loop();
+    void loop(int k);
     void bind() { dma_.bind_thread(); }
     uint64_t batches() const { return dma_.batches(); }
 
@@ -119,14 +120,16 @@ private:
 
 class Engine {
 public:
-    Engine(bool gpu, int device, int threads, uint64_t max_message)
+    Engine(bool gpu, int device, int threads, uint64_t max_message, double stop_timeout)
         : mode(gpu ? Dma::Mode::gpu : Dma::Mode::host), device(device),
-          threads(std::max(1, threads)), max_message(max_message),
+          threads(std::max(1, threads)), max_message(max_message), stop_timeout(stop_timeout),
           poller_(std::make_unique<Worker>(*this, mode, device))
     {
+        dream::bound(stop_timeout); // checks it
     }
 
-    ~Engine() { stop(); }
+    // The module's holder (dream::Release) calls shutdown() first.
+    ~Engine() = default;
 
     uint32_t register_region(uint64_t addr, uint64_t length, uint32_t access)
     {
@@ -178,7 +181,8 @@ public:
     {
         if (running_)
             return;
-        fail_.reset();
+        stop(dream::bound(stop_timeout)); // threads that ended on a failure
+        fail_.clear();
         running_ = true;
         for (int k = 0; k < threads; k++) {
             auto w = std::make_unique<Worker>(*this, mode, device);
@@ -186,22 +190,23 @@ public:
                 w->qps.push_back(i);
             workers_.push_back(std::move(w));
         }
-        for (auto &w : workers_)
-            threads_.emplace_back([w = w.get()] { w->loop(); });
+        for (size_t k = 0; k < workers_.size(); k++)
+            threads_.start([w = workers_[k].get(), k] { w->loop((int)k); });
     }
 
     // Returns once no engine thread runs: completions of data already moved
-    // are written, WQEs not yet fetched stay in their queues.
-    void stop()
+    // are written, WQEs not yet fetched stay in their queues. Throws if a
+    // thread has not ended after `bound` (its workers are then kept).
+    void stop(std::chrono::milliseconds bound)
     {
         running_ = false;
-        for (auto &t : threads_)
-            t.join();
-        threads_.clear();
+        threads_.join_for(bound);
         for (auto &w : workers_)
             retired_batches_ += w->batches();
         workers_.clear();
     }
+
+    void shutdown(std::chrono::milliseconds bound) { stop(bound); }
 
     bool running() const { return running_; }
 
@@ -264,23 +269,16 @@ public:
         return d;
     }
 
-    std::optional<std::string> error()
-    {
-        std::lock_guard lk(fail_m_);
-        return fail_;
-    }
+    std::optional<std::string> error() { return fail_.get(); }
 
-    void fail(const std::string &why)
-    {
-        std::lock_guard lk(fail_m_);
-        if (!fail_)
-            fail_ = why;
-    }
+    // Keeps the first failure; error() returns it until the next start().
+    void fail(const std::string &why) { fail_.set(why); }
 
     const Dma::Mode mode;
     const int device;
     const int threads;
     const uint64_t max_message;
+    const double stop_timeout; // seconds: stop() and shutdown() wait at most this
     std::vector<std::unique_ptr<Qp>> qps;
     Counters c;
     std::shared_mutex regions_m_;
@@ -291,10 +289,9 @@ private:
     uint32_t next_key_ = 1;
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::vector<std::thread> threads_;
     uint64_t retired_batches_ = 0;
-    std::mutex fail_m_;
-    std::optional<std::string> fail_;
+    dream::Failure fail_;
+    dream::Threads threads_{"engine threads"}; // last: joined (destroyed) first
 };
 
 void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
@@ -489,7 +486,9 @@ void Worker::finish()
     write_ready();
 }
 
-void Worker::loop()
+// A failure (CUDA error, std::bad_alloc, ...) is recorded for error() and
+// stops the engine, so that host waits see it instead of timing out.
+void Worker::loop(int k)
 {
     try {
         bind();
@@ -507,7 +506,11 @@ void Worker::loop()
         }
         finish();
     } catch (const std::exception &ex) {
-        e_.fail(ex.what());
+        e_.fail("engine thread " + std::to_string(k) + ", " + ex.what());
+        e_.running_ = false;
+    } catch (...) {
+        e_.fail("engine thread " + std::to_string(k) + ", an unknown exception");
+        e_.running_ = false;
     }
 }
 
@@ -524,9 +527,10 @@ void Worker::loop()
 PYBIND11_MODULE(_softrnic, m)
 {
     m.doc() = "Software RNIC serving mlx5 RDMA READ/WRITE WQEs posted by GPU threads";
-    py::class_<Engine>(m, "Engine")
-        .def(py::init<bool, int, int, uint64_t>(), py::arg("gpu"), py::arg("device") = 0,
-             py::arg("threads") = 1, py::arg("max_message") = 1ull << 30)
+    py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine")
+        .def(py::init<bool, int, int, uint64_t, double>(), py::arg("gpu"), py::arg("device") = 0,
+             py::arg("threads") = 1, py::arg("max_message") = 1ull << 30,
+             py::arg("stop_timeout") = dream::kStopSeconds)
         .def("register_region", &Engine::register_region, py::arg("addr"), py::arg("length"),
              py::arg("access"), "Registers [addr, addr + length); returns its key (lkey = rkey).")
         .def("deregister", &Engine::deregister, py::arg("key"))
@@ -535,7 +539,9 @@ PYBIND11_MODULE(_softrnic, m)
              "Adds a QP: SQ and CQ of `depth` 64-byte entries (GPU or host memory), `uar` the "
              "host address of its 8-byte doorbell word. Returns (index, qpn).")
         .def("start", &Engine::start, py::call_guard<py::gil_scoped_release>())
-        .def("stop", &Engine::stop, py::call_guard<py::gil_scoped_release>())
+        .def("stop", [](Engine &e, std::optional<double> t) { e.stop(dream::bound(t.value_or(e.stop_timeout))); },
+             py::arg("timeout") = py::none(), py::call_guard<py::gil_scoped_release>(),
+             "Ends the engine threads; raises if one has not ended after `timeout` s (else stop_timeout).")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "One pass over every QP in this thread (engine stopped); returns the WQEs served.")

@@ -201,20 +201,23 @@ class NvmeBackend(Backend):
                 "engine_threads": c.engine.threads, "io_threads": c.engine.io_threads}
 
     def close(self):
+        stopped = False
         try:
             if self.ctrl is not None and self.ctrl.engine is not None:
-                self.ctrl.engine.stop()
+                self.ctrl.stop()
+                stopped = True
                 self.sync()  # served by engine.poll(): nothing else runs now
         finally:  # the files go even where the flush failed
+            stuck = self.ctrl is not None and self.ctrl.engine is not None and not stopped
             for slot in list(self._files):
                 nsid, path, temp, _ = self._files.pop(slot)
-                if self.ctrl is not None and self.ctrl.engine is not None:
+                if not stuck and self.ctrl is not None and self.ctrl.engine is not None:
                     self.ctrl.remove_namespace(nsid)
                 if temp:
                     path.unlink(missing_ok=True)
-            if self.ctrl is not None:
+            if self.ctrl is not None and not stuck:  # a stuck engine keeps its memory
                 self.ctrl.close()
-                self.ctrl = None
+            self.ctrl = None
             if self._tmpdir is not None:
                 self._tmpdir.cleanup()
                 self._tmpdir = None

@@ -28,6 +28,7 @@ import time
 
 import numpy as np
 
+from ..runtime.engines import stop_engine
 from ..runtime.errors import ConfigError, DeviceError, DreamTimeoutError, TransportError
 from ..runtime.pinned import PinnedBuffer
 from . import wire
@@ -318,10 +319,16 @@ class SoftNvme:
     def counters(self) -> dict:
         return dict(self.engine.counters())
 
+    def stop(self):
+        """Ends the engine threads (bounded: raises TransportError, keeping
+        the engine and its memory, if one does not end)."""
+        stop_engine(self.engine, "the software NVMe controller", getattr(self, "_qmem", None),
+                    getattr(self, "bar", None))
+
     def close(self):
         engine = getattr(self, "engine", None)
         if engine is not None:
-            engine.stop()
+            self.stop()
         qmem = getattr(self, "_qmem", None)
         if isinstance(qmem, PinnedBuffer):
             qmem.free()

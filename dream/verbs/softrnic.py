@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime.engines import stop_engine
 from ..runtime.errors import ConfigError, DeviceError
 from ..runtime.pinned import PinnedBuffer
 from . import mlx5
@@ -153,7 +154,8 @@ class SoftRnic:
     def close(self):
         engine = getattr(self, "engine", None)
         if engine is not None:
-            engine.stop()
+            stop_engine(engine, "the soft RNIC engine", getattr(self, "_qmem", None),
+                        getattr(self, "_uar", None))
             for key in self._keys.values():
                 engine.deregister(key)
             self._keys.clear()

@@ -1,0 +1,148 @@
+// What the two host engines (softnvme.cpp, softrnic.cpp) share about their
+// threads: the first failure they record, and threads whose end is awaited
+// with a bound.
+//
+//   dream::Failure f;   f.set(why) keeps the first; f.get() returns it
+//                       (std::nullopt if none) until f.clear().
+//   dream::Threads t("engine threads");
+//   t.start(fn)         runs fn on a new thread.
+//   t.join_for(bound)   joins them all if all end within `bound`; else throws
+//                       std::runtime_error saying how many still run, joins
+//                       none, and a later call may join them.
+//
+// std::thread::join has no bound, and a thread blocked in a system call
+// (a pread or fsync on a hung device) cannot be made to return. A thread that
+// outlives the bound keeps using its engine, so an engine whose threads did
+// not end is never destroyed: the Python module's holder leaks it (Release,
+// below) and the Python side keeps the memory its queues live in.
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace dream {
+
+inline std::string seconds_text(double seconds)
+{
+    char s[32];
+    std::snprintf(s, sizeof s, "%g s", seconds);
+    return s;
+}
+
+class Failure {
+public:
+    std::optional<std::string> get()
+    {
+        std::lock_guard lk(m_);
+        return why_;
+    }
+    void set(const std::string &why)
+    {
+        std::lock_guard lk(m_);
+        if (!why_)
+            why_ = why;
+    }
+    void clear()
+    {
+        std::lock_guard lk(m_);
+        why_.reset();
+    }
+
+private:
+    std::mutex m_;
+    std::optional<std::string> why_;
+};
+
+class Threads {
+public:
+    explicit Threads(std::string what) : what_(std::move(what)) {}
+    Threads(const Threads &) = delete;
+    Threads &operator=(const Threads &) = delete;
+
+    // Owners join_for() first; an owner whose threads outlived that is
+    // leaked, never destroyed (see above), so this wait finds them ended.
+    ~Threads()
+    {
+        for (auto &t : threads_)
+            t.join();
+    }
+
+    void start(std::function<void()> fn)
+    {
+        std::lock_guard lk(m_);
+        threads_.emplace_back([this, fn = std::move(fn)] {
+            fn();
+            {
+                std::lock_guard lk(m_);
+                ended_++;
+            }
+            cv_.notify_all();
+        });
+    }
+
+    void join_for(std::chrono::milliseconds bound)
+    {
+        std::unique_lock lk(m_);
+        if (!cv_.wait_for(lk, bound, [this] { return ended_ == threads_.size(); }))
+            throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
+                                     std::to_string(threads_.size()) + " still running after " +
+                                     seconds_text(bound.count() / 1000.0));
+        std::vector<std::thread> ended = std::move(threads_);
+        threads_.clear();
+        ended_ = 0;
+        lk.unlock();
+        for (auto &t : ended)
+            t.join(); // each has run its last statement
+    }
+
+    size_t size()
+    {
+        std::lock_guard lk(m_);
+        return threads_.size();
+    }
+
+private:
+    const std::string what_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<std::thread> threads_;
+    size_t ended_ = 0;
+};
+
+// The default bound on stopping an engine's threads (an engine's
+// stop_timeout): longer than any wait inside a pass (a stream wait,
+// Dma::kStreamWait = 60 s; draining file I/O, 30 s).
+constexpr double kStopSeconds = 100;
+
+// A bound given in seconds (from Python).
+inline std::chrono::milliseconds bound(double seconds)
+{
+    if (!(seconds > 0))
+        throw std::invalid_argument("timeout: a positive number of seconds");
+    return std::chrono::milliseconds((long long)(seconds * 1000 + 0.5));
+}
+
+// Holder deleter of an engine (py::class_<E, std::unique_ptr<E, Release<E>>>):
+// destroys it once E::shutdown(its stop_timeout) has ended all its threads;
+// else leaves it in memory, for the threads that still use it, and says so.
+template <class E> struct Release {
+    void operator()(E *e) const
+    {
+        try {
+            e->shutdown(bound(e->stop_timeout));
+        } catch (const std::exception &ex) {
+            std::fprintf(stderr, "dream: an engine is left in memory: %s\n", ex.what());
+            return;
+        }
+        delete e;
+    }
+};
+
+} // namespace dream
