@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import dream
+from test_softrnic_gpu import INC
 
 pytestmark = pytest.mark.gpu
 
@@ -29,15 +30,6 @@ extern "C" __global__ void copy(dream_ptr<float> src, dream_ptr<float> dst,
     for (unsigned long long i = first + blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
          i < n; i += (unsigned long long)gridDim.x * blockDim.x)
         dst[i] = src[i];
-}'''
-
-
-INC = r'''
-extern "C" __global__ void inc(dream_ptr<float> a, unsigned long long n, int reps) {
-    for (int r = 0; r < reps; r++)
-        for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-             i < n; i += (unsigned long long)gridDim.x * blockDim.x)
-            a[i] += 1.0f;
 }'''
 
 

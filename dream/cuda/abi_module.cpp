@@ -3,16 +3,9 @@
 #include <pybind11/pybind11.h>
 #include <cstddef>
 #include "dream/abi.h"
+#include "mirror.h"
 
 namespace py = pybind11;
-
-#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
-#define STRUCT(T, body)                 \
-    {                                   \
-        py::dict fields;                \
-        body;                           \
-        layouts[#T] = py::make_tuple(sizeof(T), fields); \
-    }
 
 PYBIND11_MODULE(_abi, m)
 {
@@ -41,7 +34,6 @@ PYBIND11_MODULE(_abi, m)
     m.attr("layouts") = layouts;
 
     py::dict c;
-#define CONST(n) c[#n] = (long long)(n)
     CONST(DREAM_PTE_INVALID); CONST(DREAM_PTE_LOADING); CONST(DREAM_PTE_VALID);
     CONST(DREAM_PTE_EVICTING); CONST(DREAM_FRAME_NONE);
     CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_PTE_GEN_SHIFT); CONST(DREAM_MAX_FRAMES);

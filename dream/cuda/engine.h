@@ -9,6 +9,7 @@
 //   t.join_for(bound)   joins them all if all end within `bound`; else throws
 //                       std::runtime_error saying how many still run, joins
 //                       none, and a later call may join them.
+//   serve(k, running, failure, worker)   an engine thread's life (below).
 //
 // std::thread::join has no bound, and a thread blocked in a system call
 // (a pread or fsync on a hung device) cannot be made to return. A thread that
@@ -16,6 +17,7 @@
 // not end is never destroyed: the Python module's holder leaks it (Release,
 // below) and the Python side keeps the memory its queues live in.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -115,6 +117,41 @@ private:
     std::vector<std::thread> threads_;
     size_t ended_ = 0;
 };
+
+// Engine thread k: w.bind(), then w.step() while `running`, polling busily
+// for kSpin after the last work (step() returned true: it did some, or some
+// waits on the copy engines), then napping kNap between looks; then
+// w.finish(). A failure (a CUDA error, std::bad_alloc, ...) is recorded in
+// `failure` and stops the engine, so that host waits see it at once instead
+// of timing out.
+constexpr auto kSpin = std::chrono::milliseconds(2);
+constexpr auto kNap = std::chrono::microseconds(20);
+
+template <class Worker> void serve(int k, std::atomic<bool> &running, Failure &failure, Worker &w)
+{
+    try {
+        w.bind();
+        auto last = std::chrono::steady_clock::now();
+        while (running.load(std::memory_order_relaxed)) {
+            if (w.step()) {
+                last = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - last > kSpin) {
+                std::this_thread::sleep_for(kNap);
+            } else {
+#if defined(__x86_64__)
+                __builtin_ia32_pause();
+#endif
+            }
+        }
+        w.finish();
+    } catch (const std::exception &ex) {
+        failure.set("engine thread " + std::to_string(k) + ", " + ex.what());
+        running = false;
+    } catch (...) {
+        failure.set("engine thread " + std::to_string(k) + ", an unknown exception");
+        running = false;
+    }
+}
 
 // The default bound on stopping an engine's threads (an engine's
 // stop_timeout): longer than any wait inside a pass (a stream wait,

@@ -42,8 +42,10 @@
 #include <thread>
 #include <vector>
 
+#include "completions.h"
 #include "dma.h"
 #include "engine.h"
+#include "mirror.h"
 #include "dream/nvme.h"
 
 namespace py = pybind11;
@@ -51,8 +53,7 @@ using dream::Dma;
 
 namespace {
 
-constexpr auto kSpin = std::chrono::milliseconds(2); // busy polling after the last work
-constexpr auto kNap = std::chrono::microseconds(20); // then sleeping between looks
+using dream::kNap;
 constexpr auto kDrain = std::chrono::seconds(30);    // bound on waiting for file I/O to end
 constexpr uint64_t kCtrlPage = 1ull << DREAM_NVME_CTRL_PAGE_SHIFT;
 constexpr uint64_t kAlign = 4096; // staging and O_DIRECT alignment
@@ -199,6 +200,7 @@ public:
     void finish();
     void loop(int k);
     void bind() { dma_.bind_thread(); }
+    bool step() { return pass() != 0 || busy() || cqes_.waiting(); } // did or awaits work
     uint64_t batches() const { return dma_.batches(); }
     void io_done(Cmd *c)
     {
@@ -214,8 +216,6 @@ private:
     void complete(Queue &q, uint16_t cid, uint16_t status);
     void invalid_doorbell(Queue &q, const char *which, uint32_t value);
     void post_held(Queue &q);
-    void write_host(const std::vector<std::pair<Queue *, uint32_t>> &v);
-    void write_ready();
 
     Engine &e_;
     Dma dma_;
@@ -228,8 +228,7 @@ private:
     size_t inflight_ = 0;                          // commands given to the pool
     std::mutex done_m_;
     std::vector<Cmd *> done_;
-    std::vector<std::pair<Queue *, uint32_t>> dev_cqes_, host_cqes_;
-    std::deque<std::pair<uint64_t, std::vector<std::pair<Queue *, uint32_t>>>> pending_;
+    dream::Completions<sizeof(dream_nvme_cqe), uint32_t> cqes_; // the phase tag in the last dword
 };
 
 class Engine {
@@ -506,6 +505,7 @@ public:
 
     // Keeps the first failure; error() returns it until the next start().
     void fail(const std::string &why) { fail_.set(why); }
+    dream::Failure &failure() { return fail_; }
 
     Pool &pool() { return *pool_; }
 
@@ -821,7 +821,7 @@ void Worker::post_held(Queue &q)
             q.cq_tail = 0;
             q.phase ^= 1;
         }
-        (q.cq_dev ? dev_cqes_ : host_cqes_).push_back({&q, slot});
+        cqes_.add(q.cq + (size_t)slot * sizeof(dream_nvme_cqe), (const uint8_t *)img, q.cq_dev);
         e_.c.cqes++;
     }
     if (!q.held.empty())
@@ -837,26 +837,6 @@ void Worker::complete(Queue &q, uint16_t cid, uint16_t status)
     q.held.push_back({cid, status});
 }
 
-void Worker::write_host(const std::vector<std::pair<Queue *, uint32_t>> &v)
-{
-    for (const auto &[q, slot] : v) {
-        uint8_t *dst = q->cq + (size_t)slot * sizeof(dream_nvme_cqe);
-        const uint8_t *src = q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe);
-        std::memcpy(dst, src, 12);
-        uint32_t dw3;
-        std::memcpy(&dw3, src + 12, 4);
-        __atomic_store_n((uint32_t *)(dst + 12), dw3, __ATOMIC_RELEASE); /* phase tag last */
-    }
-}
-
-void Worker::write_ready()
-{
-    while (!pending_.empty() && dma_.done(pending_.front().first)) {
-        write_host(pending_.front().second);
-        pending_.pop_front();
-    }
-}
-
 bool Worker::busy()
 {
     std::lock_guard lk(m);
@@ -866,7 +846,7 @@ bool Worker::busy()
 size_t Worker::pass(bool fetching)
 {
     std::lock_guard lk(m);
-    write_ready();
+    cqes_.write_ready(dma_);
     std::vector<Cmd *> finished;
     {
         std::lock_guard dl(done_m_);
@@ -928,9 +908,7 @@ size_t Worker::pass(bool fetching)
     for (Queue *q : queues)
         post_held(*q);
     /* data and CQE bodies, then (stream order) the dwords with the phase tag */
-    for (const auto &[q, slot] : dev_cqes_)
-        dma_.copy(q->cq + (size_t)slot * sizeof(dream_nvme_cqe),
-                  q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe), 12);
+    cqes_.bodies(dma_);
     dma_.submit();
     const uint64_t point = dma_.record();
     for (int b : cool)
@@ -938,18 +916,7 @@ size_t Worker::pass(bool fetching)
     for (Cmd *c : staged_)
         if (c->ready == 0)
             c->ready = point;
-    if (!host_cqes_.empty()) {
-        if (dma_.mode() == Dma::Mode::host)
-            write_host(host_cqes_); /* host mode copied at copy() */
-        else
-            pending_.emplace_back(point, host_cqes_);
-        host_cqes_.clear();
-    }
-    for (const auto &[q, slot] : dev_cqes_)
-        dma_.copy(q->cq + (size_t)slot * sizeof(dream_nvme_cqe) + 12,
-                  q->cqes.data() + (size_t)slot * sizeof(dream_nvme_cqe) + 12, 4);
-    dma_.submit();
-    dev_cqes_.clear();
+    cqes_.post(dma_, point);
     /* writes whose frame data has reached staging go to the files */
     auto it = std::stable_partition(staged_.begin(), staged_.end(),
                                     [this](Cmd *c) { return !dma_.done(c->ready); });
@@ -972,35 +939,12 @@ void Worker::finish()
     }
     std::lock_guard lk(m);
     dma_.sync();
-    write_ready();
+    cqes_.write_ready(dma_);
 }
 
-// A failure (CUDA error, std::bad_alloc, ...) is recorded for error() and
-// stops the engine, so that host waits see it instead of timing out.
 void Worker::loop(int k)
 {
-    try {
-        bind();
-        auto last = std::chrono::steady_clock::now();
-        while (e_.running_.load(std::memory_order_relaxed)) {
-            if (pass() != 0 || busy() || !pending_.empty()) {
-                last = std::chrono::steady_clock::now();
-            } else if (std::chrono::steady_clock::now() - last > kSpin) {
-                std::this_thread::sleep_for(kNap);
-            } else {
-#if defined(__x86_64__)
-                __builtin_ia32_pause();
-#endif
-            }
-        }
-        finish();
-    } catch (const std::exception &ex) {
-        e_.fail("engine thread " + std::to_string(k) + ", " + ex.what());
-        e_.running_ = false;
-    } catch (...) {
-        e_.fail("engine thread " + std::to_string(k) + ", an unknown exception");
-        e_.running_ = false;
-    }
+    dream::serve(k, e_.running_, e_.failure(), *this);
 }
 
 // The CPU-driven baseline's reads (dream/bench/nvme_baseline.py): block-sized
@@ -1037,14 +981,6 @@ double read_blocks(const std::string &path, bool direct, py::array_t<uint64_t> o
 }
 
 } // namespace
-
-#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
-#define STRUCT(T, body)                                  \
-    {                                                    \
-        py::dict fields;                                 \
-        body;                                            \
-        layouts[#T] = py::make_tuple(sizeof(T), fields); \
-    }
 
 PYBIND11_MODULE(_softnvme, m)
 {
@@ -1136,7 +1072,6 @@ PYBIND11_MODULE(_softnvme, m)
     m.attr("layouts") = layouts;
 
     py::dict c;
-#define CONST(n) c[#n] = (long long)(n)
     CONST(DREAM_QUEUE_MAX_DEPTH);
     CONST(DREAM_NVME_OPC_FLUSH); CONST(DREAM_NVME_OPC_WRITE); CONST(DREAM_NVME_OPC_READ);
     CONST(DREAM_NVME_FLAGS_FUSE_MASK); CONST(DREAM_NVME_FLAGS_PSDT_MASK);

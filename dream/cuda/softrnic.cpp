@@ -28,8 +28,10 @@
 #include <thread>
 #include <vector>
 
+#include "completions.h"
 #include "dma.h"
 #include "engine.h"
+#include "mirror.h"
 #include "dream/mlx5.h"
 
 namespace py = pybind11;
@@ -37,8 +39,6 @@ using dream::Dma;
 
 namespace {
 
-constexpr auto kSpin = std::chrono::milliseconds(2); // busy polling after the last work
-constexpr auto kNap = std::chrono::microseconds(20); // then sleeping between looks
 
 struct Region {
     uint64_t addr, length;
@@ -99,23 +99,17 @@ public:
     void finish();
     void loop(int k);
     void bind() { dma_.bind_thread(); }
+    bool step() { return pass() != 0 || cqes_.waiting(); } // did or awaits work
     uint64_t batches() const { return dma_.batches(); }
 
 private:
-    struct Cqe {
-        Qp *q;
-        uint32_t slot;
-    };
     void process(Qp &q, uint32_t slot);
     void complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
                   uint32_t len);
-    void write_host(const std::vector<Cqe> &v);
-    void write_ready();
 
     Engine &e_;
     Dma dma_;
-    std::vector<Cqe> dev_cqes_, host_cqes_;
-    std::deque<std::pair<uint64_t, std::vector<Cqe>>> pending_; // host CQs, GPU mode
+    dream::Completions<DREAM_MLX5_CQE_SIZE, uint64_t> cqes_; // the owner byte in the last 8 bytes
 };
 
 class Engine {
@@ -273,6 +267,7 @@ public:
 
     // Keeps the first failure; error() returns it until the next start().
     void fail(const std::string &why) { fail_.set(why); }
+    dream::Failure &failure() { return fail_; }
 
     const Dma::Mode mode;
     const int device;
@@ -318,7 +313,7 @@ void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint3
         e->wqe_counter = counter;
         e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ_ERR << 4) | owner);
     }
-    (q.cq_dev ? dev_cqes_ : host_cqes_).push_back({&q, slot});
+    cqes_.add(q.cq + (size_t)slot * DREAM_MLX5_CQE_SIZE, img, q.cq_dev);
     e_.c.cqes++;
 }
 
@@ -386,30 +381,10 @@ void Worker::process(Qp &q, uint32_t slot)
     q.consumer++;
 }
 
-void Worker::write_host(const std::vector<Cqe> &v)
-{
-    for (const Cqe &c : v) {
-        uint8_t *dst = c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE;
-        const uint8_t *src = c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE;
-        std::memcpy(dst, src, 56);
-        uint64_t tail;
-        std::memcpy(&tail, src + 56, 8);
-        __atomic_store_n((uint64_t *)(dst + 56), tail, __ATOMIC_RELEASE); /* owner byte last */
-    }
-}
-
-void Worker::write_ready()
-{
-    while (!pending_.empty() && dma_.done(pending_.front().first)) {
-        write_host(pending_.front().second);
-        pending_.pop_front();
-    }
-}
-
 size_t Worker::pass()
 {
     std::lock_guard lk(m);
-    write_ready();
+    cqes_.write_ready(dma_);
     struct Work {
         Qp *q;
         uint32_t n;
@@ -460,22 +435,9 @@ size_t Worker::pass()
     }
     /* data and CQE bodies, then (stream order) the CQE tails with the owner
        byte: a CQE is seen only once its data and its body have landed */
-    for (const Cqe &c : dev_cqes_)
-        dma_.copy(c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE,
-                  c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE, 56);
+    cqes_.bodies(dma_);
     dma_.submit();
-    if (!host_cqes_.empty()) {
-        if (dma_.mode() == Dma::Mode::host)
-            write_host(host_cqes_); /* host mode copied at copy() */
-        else
-            pending_.emplace_back(dma_.record(), host_cqes_);
-        host_cqes_.clear();
-    }
-    for (const Cqe &c : dev_cqes_)
-        dma_.copy(c.q->cq + (size_t)c.slot * DREAM_MLX5_CQE_SIZE + 56,
-                  c.q->cqes.data() + (size_t)c.slot * DREAM_MLX5_CQE_SIZE + 56, 8);
-    dma_.submit();
-    dev_cqes_.clear();
+    cqes_.post(dma_, dma_.record());
     return total;
 }
 
@@ -483,46 +445,15 @@ void Worker::finish()
 {
     std::lock_guard lk(m);
     dma_.sync();
-    write_ready();
+    cqes_.write_ready(dma_);
 }
 
-// A failure (CUDA error, std::bad_alloc, ...) is recorded for error() and
-// stops the engine, so that host waits see it instead of timing out.
 void Worker::loop(int k)
 {
-    try {
-        bind();
-        auto last = std::chrono::steady_clock::now();
-        while (e_.running_.load(std::memory_order_relaxed)) {
-            if (pass() != 0 || !pending_.empty()) {
-                last = std::chrono::steady_clock::now();
-            } else if (std::chrono::steady_clock::now() - last > kSpin) {
-                std::this_thread::sleep_for(kNap);
-            } else {
-#if defined(__x86_64__)
-                __builtin_ia32_pause();
-#endif
-            }
-        }
-        finish();
-    } catch (const std::exception &ex) {
-        e_.fail("engine thread " + std::to_string(k) + ", " + ex.what());
-        e_.running_ = false;
-    } catch (...) {
-        e_.fail("engine thread " + std::to_string(k) + ", an unknown exception");
-        e_.running_ = false;
-    }
+    dream::serve(k, e_.running_, e_.failure(), *this);
 }
 
 } // namespace
-
-#define FIELD(T, f) fields[#f] = py::make_tuple(offsetof(T, f), sizeof(((T *)0)->f))
-#define STRUCT(T, body)                                  \
-    {                                                    \
-        py::dict fields;                                 \
-        body;                                            \
-        layouts[#T] = py::make_tuple(sizeof(T), fields); \
-    }
 
 PYBIND11_MODULE(_softrnic, m)
 {
@@ -602,7 +533,6 @@ PYBIND11_MODULE(_softrnic, m)
     m.attr("layouts") = layouts;
 
     py::dict c;
-#define CONST(n) c[#n] = (long long)(n)
     CONST(DREAM_QUEUE_MAX_DEPTH);
     CONST(DREAM_MLX5_OPCODE_RDMA_WRITE); CONST(DREAM_MLX5_OPCODE_RDMA_READ);
     CONST(DREAM_MLX5_WQE_CTRL_SOLICITED); CONST(DREAM_MLX5_WQE_CTRL_CQ_UPDATE);

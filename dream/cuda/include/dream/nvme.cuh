@@ -98,10 +98,8 @@ __device__ inline void dream_nvme_drain(dream_rt_state *rt, dream_nvme_queue *Q)
     atomicExch(&Q->cq_lock, 0u);
 }
 
-#define DREAM_NVME_PENDING (-1)
-
 /* Checks ticket t's mailbox once (draining the CQ if it is empty):
- * DREAM_NVME_PENDING, or the request's DREAM_IO_* status (the error recorded). */
+ * DREAM_QUEUE_PENDING, or the request's DREAM_IO_* status (the error recorded). */
 __device__ inline int dream_nvme_poll(dream_rt_state *rt, dream_nvme_queue *Q, uint32_t qi,
                                       uint32_t t, uint32_t opc, const dream_io_req &r)
 {
@@ -112,7 +110,7 @@ __device__ inline int dream_nvme_poll(dream_rt_state *rt, dream_nvme_queue *Q, u
         mb = dream_load_u32(box);
     }
     if (!(mb & DREAM_NVME_MB_ARRIVED) || (mb & 0xFFFFu) != (t & 0xFFFFu))
-        return DREAM_NVME_PENDING;
+        return DREAM_QUEUE_PENDING;
     *(volatile uint32_t *)box = 0u; /* empty before the slot's next ticket can use it */
     __threadfence();                /* the controller's data before the caller's use */
     const uint32_t status = (mb >> 16) & 0x7FFFu;
@@ -123,56 +121,16 @@ __device__ inline int dream_nvme_poll(dream_rt_state *rt, dream_nvme_queue *Q, u
     return DREAM_IO_ERROR;
 }
 
-/* See transport.cuh. Each active lane posts one command on its SM's queue and
- * waits for its own completion; the lanes run one state machine in lock step
- * so that none waits on another lane of its warp. */
+/* See transport.cuh: one command per active lane on its SM's queue. */
 __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
                                          const dream_io_req &r)
 {
-    enum { SLOT, RING, POLL, DONE };
     const dream_nvme *T = (const dream_nvme *)rt->transport;
     const uint32_t qi = dream_smid() % T->nqueues;
     dream_nvme_queue *Q = T->queues + qi;
-    const unsigned todo = dream_ballot(mask, active);
-    if (todo && dream_lane() == (uint32_t)(__ffs(mask) - 1))
-        dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
-    const uint32_t t = dream_queue_tickets(&Q->q, mask, active);
     const uint32_t opc = r.dir == DREAM_IO_WRITE ? DREAM_NVME_OPC_WRITE : DREAM_NVME_OPC_READ;
-    int stage = active ? SLOT : DONE;
-    int status = DREAM_IO_OK;
-    uint64_t t_wait = 0;
-    while (dream_any(mask, stage != DONE)) {
-        bool moved = false;
-        if (stage == SLOT && dream_queue_slot_free(&Q->q, t)) {
-            dream_nvme_write_sqe(rt, T, Q, t, r);
-            __threadfence_system(); /* the SQE before anything that announces it */
-            dream_queue_filled(&Q->q, t);
-            stage = RING;
-            moved = true;
-        }
-        if (stage == RING &&
-            dream_queue_ring(&Q->q, t, [&](uint32_t, uint32_t to) { dream_nvme_sq_doorbell(rt, Q, to); })) {
-            stage = POLL;
-            moved = true;
-        }
-        if (stage == POLL) {
-            const int s = dream_nvme_poll(rt, Q, qi, t, opc, r);
-            if (s != DREAM_NVME_PENDING) {
-                dream_queue_release(&Q->q, t);
-                status = s;
-                stage = DONE;
-                moved = true;
-            }
-        }
-        if (moved) {
-            t_wait = 0;
-        } else if (stage != DONE && !dream_wait_step(rt, t_wait)) {
-            /* the slot stays taken: the controller may still complete the command */
-            dream_wait_failed(rt, stage == POLL ? DREAM_WAIT_COMPLETION : DREAM_WAIT_QUEUE, r.slot,
-                              r.page, qi, t & 0xFFFFu, opc);
-            status = DREAM_IO_TIMEOUT;
-            stage = DONE;
-        }
-    }
-    return status;
+    return dream_queue_request(
+        rt, &Q->q, qi, mask, active, r, opc, [&](uint32_t t) { dream_nvme_write_sqe(rt, T, Q, t, r); },
+        [&](uint32_t, uint32_t to) { dream_nvme_sq_doorbell(rt, Q, to); },
+        [&](uint32_t t) { return dream_nvme_poll(rt, Q, qi, t, opc, r); });
 }

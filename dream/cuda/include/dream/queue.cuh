@@ -17,6 +17,9 @@
  *   ... wait for the completion (transport specific), then
  *   dream_queue_release(q, t)                  the slot may be reused
  *
+ * dream_queue_request runs these steps for a transport, which brings only
+ * how to write an entry, ring, and poll for a completion.
+ *
  * Doorbells: whoever holds the ring lock scans the run of filled slots that
  * starts at the first ticket not yet rung and calls ring(from, to) once for
  * the whole run (tickets [from, to): the transport writes its doorbell with
@@ -31,6 +34,7 @@
 #pragma once
 #include "dream/queue.h"
 #include "dream/sync.cuh"
+#include "dream/transport.cuh"
 
 /* a comes before b, modulo 2^32 */
 __device__ __forceinline__ bool dream_queue_before(uint32_t a, uint32_t b)
@@ -107,4 +111,65 @@ __device__ __forceinline__ void dream_queue_release(dream_queue *q, uint32_t t)
 {
     __threadfence();
     *(volatile uint32_t *)&q->seq[dream_queue_slot(q, t)] = 2u * (t + q->depth);
+}
+
+#define DREAM_QUEUE_PENDING (-1) /* a poll's "not yet" */
+
+/* A transport's dream_transport_io (transport.cuh) over queue q, index qi:
+ * each active lane takes a ticket and runs SLOT -> RING -> POLL -> DONE; the
+ * lanes step in lock step, each step a non-blocking check, so that none waits
+ * on another lane of its warp.
+ *   fill(t)          writes ticket t's entry into its slot; the entry is
+ *                    then fenced system-wide before the slot is marked filled
+ *   ring(from, to)   the doorbell, as for dream_queue_ring
+ *   poll(t)          DREAM_QUEUE_PENDING, or the request's DREAM_IO_* status
+ *                    (an error already recorded)
+ * A step that waits past the runtime's timeout without progress ends the
+ * request with DREAM_IO_TIMEOUT, recorded with qi, the ticket's low 16 bits
+ * and `opcode`; its slot stays taken, since the device may still complete it. */
+template <class Fill, class Ring, class Poll>
+__device__ inline int dream_queue_request(dream_rt_state *rt, dream_queue *q, uint32_t qi, unsigned mask,
+                                          bool active, const dream_io_req &r, uint32_t opcode, Fill &&fill,
+                                          Ring &&ring, Poll &&poll)
+{
+    enum { SLOT, RING, POLL, DONE };
+    const unsigned todo = dream_ballot(mask, active);
+    if (todo && dream_lane() == (uint32_t)(__ffs(mask) - 1))
+        dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
+    const uint32_t t = dream_queue_tickets(q, mask, active);
+    int stage = active ? SLOT : DONE;
+    int status = DREAM_IO_OK;
+    uint64_t t_wait = 0;
+    while (dream_any(mask, stage != DONE)) {
+        bool moved = false;
+        if (stage == SLOT && dream_queue_slot_free(q, t)) {
+            fill(t);
+            __threadfence_system(); /* the entry before anything that announces it */
+            dream_queue_filled(q, t);
+            stage = RING;
+            moved = true;
+        }
+        if (stage == RING && dream_queue_ring(q, t, ring)) {
+            stage = POLL;
+            moved = true;
+        }
+        if (stage == POLL) {
+            const int s = poll(t);
+            if (s != DREAM_QUEUE_PENDING) {
+                dream_queue_release(q, t);
+                status = s;
+                stage = DONE;
+                moved = true;
+            }
+        }
+        if (moved) {
+            t_wait = 0;
+        } else if (stage != DONE && !dream_wait_step(rt, t_wait)) {
+            dream_wait_failed(rt, stage == POLL ? DREAM_WAIT_COMPLETION : DREAM_WAIT_QUEUE, r.slot,
+                              r.page, qi, t & 0xFFFFu, opcode);
+            status = DREAM_IO_TIMEOUT;
+            stage = DONE;
+        }
+    }
+    return status;
 }

@@ -49,9 +49,7 @@ __device__ inline void dream_rnic_doorbell(dream_rt_state *rt, dream_rnic_queue 
     dream_count(rt, DREAM_C_DOORBELLS, 1);
 }
 
-#define DREAM_RNIC_PENDING (-1)
-
-/* Checks the CQE of ticket t once: DREAM_RNIC_PENDING until it has arrived,
+/* Checks the CQE of ticket t once: DREAM_QUEUE_PENDING until it has arrived,
  * then the request's DREAM_IO_* status (the error recorded). */
 __device__ inline int dream_rnic_poll(dream_rt_state *rt, dream_rnic_queue *Q, uint32_t qi,
                                       uint32_t t, uint32_t opcode, const dream_io_req &r)
@@ -63,7 +61,7 @@ __device__ inline int dream_rnic_poll(dream_rt_state *rt, dream_rnic_queue *Q, u
     const uint32_t cqe_op = op_own >> 4;
     const uint32_t owner = (t & Q->q.depth) ? 1u : 0u; /* flips on every pass over the CQ */
     if (cqe_op == DREAM_MLX5_CQE_INVALID || (op_own & DREAM_MLX5_CQE_OWNER_MASK) != owner)
-        return DREAM_RNIC_PENDING;
+        return DREAM_QUEUE_PENDING;
     __threadfence(); /* the rest of the CQE after its owner byte */
     const uint32_t wqe_counter = (uint32_t)((tail >> 24) & 0xFF00u) | (uint32_t)((tail >> 40) & 0xFFu);
     const uint32_t idx = t & 0xFFFFu;
@@ -84,61 +82,23 @@ __device__ inline int dream_rnic_poll(dream_rt_state *rt, dream_rnic_queue *Q, u
     return DREAM_IO_ERROR;
 }
 
-/* See transport.cuh. Each active lane posts one WQE on its SM's queue and
- * waits for its own CQE; the lanes run one state machine in lock step so that
- * none waits on another lane of its warp. */
+/* See transport.cuh: one WQE per active lane on its SM's queue. */
 __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
                                          const dream_io_req &r)
 {
-    enum { SLOT, RING, POLL, DONE };
     const dream_rnic *T = (const dream_rnic *)rt->transport;
     const uint32_t qi = dream_smid() % T->nqueues;
     dream_rnic_queue *Q = T->queues + qi;
-    const unsigned todo = dream_ballot(mask, active);
-    if (todo && dream_lane() == (uint32_t)(__ffs(mask) - 1))
-        dream_count(rt, DREAM_C_REQUESTS, __popc(todo));
-    const uint32_t t = dream_queue_tickets(&Q->q, mask, active);
     const uint32_t opcode =
         r.dir == DREAM_IO_WRITE ? DREAM_MLX5_OPCODE_RDMA_WRITE : DREAM_MLX5_OPCODE_RDMA_READ;
-    int stage = active ? SLOT : DONE;
-    int status = DREAM_IO_OK;
-    uint64_t t_wait = 0;
-    while (dream_any(mask, stage != DONE)) {
-        bool moved = false;
-        if (stage == SLOT && dream_queue_slot_free(&Q->q, t)) {
+    return dream_queue_request(
+        rt, &Q->q, qi, mask, active, r, opcode,
+        [&](uint32_t t) {
             const dream_array_desc &a = rt->arrays[r.slot];
-            dream_rnic_write_wqe(Q->sq + (size_t)dream_queue_slot(&Q->q, t) * DREAM_MLX5_SEND_WQE_BB,
-                                 t, opcode, Q->qpn, a.backing + (r.page << rt->page_shift), a.key,
-                                 (uint64_t)dream_frame_addr(rt, r.frame), Q->lkey,
-                                 1u << rt->page_shift);
-            __threadfence_system(); /* the WQE before anything that announces it */
-            dream_queue_filled(&Q->q, t);
-            stage = RING;
-            moved = true;
-        }
-        if (stage == RING &&
-            dream_queue_ring(&Q->q, t, [&](uint32_t, uint32_t to) { dream_rnic_doorbell(rt, Q, to); })) {
-            stage = POLL;
-            moved = true;
-        }
-        if (stage == POLL) {
-            const int s = dream_rnic_poll(rt, Q, qi, t, opcode, r);
-            if (s != DREAM_RNIC_PENDING) {
-                dream_queue_release(&Q->q, t);
-                status = s;
-                stage = DONE;
-                moved = true;
-            }
-        }
-        if (moved) {
-            t_wait = 0;
-        } else if (stage != DONE && !dream_wait_step(rt, t_wait)) {
-            /* the slot stays taken: the NIC may still complete the request */
-            dream_wait_failed(rt, stage == POLL ? DREAM_WAIT_COMPLETION : DREAM_WAIT_QUEUE, r.slot,
-                              r.page, qi, t & 0xFFFFu, opcode);
-            status = DREAM_IO_TIMEOUT;
-            stage = DONE;
-        }
-    }
-    return status;
+            dream_rnic_write_wqe(Q->sq + (size_t)dream_queue_slot(&Q->q, t) * DREAM_MLX5_SEND_WQE_BB, t,
+                                 opcode, Q->qpn, a.backing + (r.page << rt->page_shift), a.key,
+                                 (uint64_t)dream_frame_addr(rt, r.frame), Q->lkey, 1u << rt->page_shift);
+        },
+        [&](uint32_t, uint32_t to) { dream_rnic_doorbell(rt, Q, to); },
+        [&](uint32_t t) { return dream_rnic_poll(rt, Q, qi, t, opcode, r); });
 }
