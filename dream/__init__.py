@@ -6,7 +6,7 @@ frames by the GPU threads themselves (DREAM, ICS '25).
     k = rt.kernel(src, "name"); k(grid, block, (a, n)); a.to_numpy(); rt.stats()
 """
 from .runtime.errors import (BackendUnavailableError, CompileError, ConfigError, DeviceError,
-                             DreamError, DreamTimeoutError, ElementTypeError,
+                             DreamError, DreamTimeoutError, ElementTypeError, EngineStuckError,
                              KernelArgumentError, NoDeviceError, OutOfBoundsError,
                              RuntimeClosedError, TransportError)
 from .runtime.array import DreamArray
@@ -21,5 +21,5 @@ __all__ = [
     "DreamError", "ConfigError", "NoDeviceError",
     "BackendUnavailableError", "CompileError", "KernelArgumentError", "DeviceError",
     "OutOfBoundsError", "ElementTypeError", "DreamTimeoutError", "TransportError",
-    "RuntimeClosedError",
+    "EngineStuckError", "RuntimeClosedError",
 ]

@@ -568,18 +568,20 @@ def test_remove_namespace_sync_is_bounded(tmp_path):
 
 def test_stop_engine_keeps_a_stuck_engine_and_its_memory(tmp_path):
     """What a backend's close() does with an engine that does not stop:
-    TransportError naming it and the threads, the engine and the memory its
-    queues live in kept for the rest of the process."""
+    EngineStuckError (a TransportError) naming it and the threads, the engine
+    and the memory its queues live in kept for the rest of the process."""
     from dream.runtime import engines
-    from dream.runtime.errors import TransportError
+    from dream.runtime.errors import EngineStuckError
     s = Setup(tmp_path, stop_timeout=60)
     s.eng.start()
     _held_read(s)
     qmem = object()
-    with pytest.raises(TransportError, match=r"the software NVMe controller did not stop "
+    with pytest.raises(EngineStuckError, match=r"the software NVMe controller did not stop "
                                              r"\(engine threads: 1 of 1 still running after 0\.3 s\)"):
         engines.stop_engine(s.eng, "the software NVMe controller", qmem, timeout=0.3)
-    assert engines._kept[-1] == (s.eng, (qmem,))
+    assert engines._kept[-1] == (s.eng, qmem)
+    with pytest.raises(RuntimeError, match="poll: the engine threads are running"):
+        s.eng.poll()  # a thread still serves the queues
     s.eng._hold_io(False)
     s.eng.stop()
 

@@ -17,8 +17,11 @@
 // not end is never destroyed: the Python module's holder leaks it (Release,
 // below) and the Python side keeps the memory its queues live in.
 #pragma once
+#include <pybind11/pybind11.h>
+
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <functional>
@@ -96,12 +99,17 @@ public:
             throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
                                      std::to_string(threads_.size()) + " still running after " +
                                      seconds_text(bound.count() / 1000.0));
-        std::vector<std::thread> ended = std::move(threads_);
-        threads_.clear();
-        ended_ = 0;
-        lk.unlock();
-        for (auto &t : ended)
-            t.join(); // each has run its last statement
+        join(lk);
+    }
+
+    // Joins them if all have ended (at once); whether none is left.
+    bool join_ended()
+    {
+        std::unique_lock lk(m_);
+        if (ended_ != threads_.size())
+            return false;
+        join(lk);
+        return true;
     }
 
     size_t size()
@@ -111,6 +119,16 @@ public:
     }
 
 private:
+    void join(std::unique_lock<std::mutex> &lk)
+    {
+        std::vector<std::thread> ended = std::move(threads_);
+        threads_.clear();
+        ended_ = 0;
+        lk.unlock();
+        for (auto &t : ended)
+            t.join(); // each has run its last statement
+    }
+
     const std::string what_;
     std::mutex m_;
     std::condition_variable cv_;
@@ -161,19 +179,31 @@ constexpr double kStopSeconds = 100;
 // A bound given in seconds (from Python).
 inline std::chrono::milliseconds bound(double seconds)
 {
-    if (!(seconds > 0))
-        throw std::invalid_argument("timeout: a positive number of seconds");
+    if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 1e6)
+        throw std::invalid_argument("timeout: a positive number of seconds, at most 1e6");
     return std::chrono::milliseconds((long long)(seconds * 1000 + 0.5));
 }
 
 // Holder deleter of an engine (py::class_<E, std::unique_ptr<E, Release<E>>>):
 // destroys it once E::shutdown(its stop_timeout) has ended all its threads;
 // else leaves it in memory, for the threads that still use it, and says so.
+// The GIL is let go meanwhile (no engine thread takes it), save while the
+// interpreter shuts down.
 template <class E> struct Release {
     void operator()(E *e) const
     {
+#if PY_VERSION_HEX >= 0x030D0000
+        const bool finalizing = Py_IsFinalizing();
+#else
+        const bool finalizing = _Py_IsFinalizing();
+#endif
         try {
-            e->shutdown(bound(e->stop_timeout));
+            if (!finalizing && PyGILState_Check()) {
+                pybind11::gil_scoped_release nogil;
+                e->shutdown(bound(e->stop_timeout));
+            } else {
+                e->shutdown(bound(e->stop_timeout));
+            }
         } catch (const std::exception &ex) {
             std::fprintf(stderr, "dream: an engine is left in memory: %s\n", ex.what());
             return;

@@ -387,7 +387,7 @@ public:
     // in GPU or host memory, doorbells in BAR0 by qid and CAP.DSTRD.
     void create_queue(uint32_t qid, uint64_t sq, uint64_t cq, uint32_t entries)
     {
-        if (running_)
+        if (!idle())
             throw std::runtime_error("create_queue: stop the engine first");
         if (qid == 0 || qid > 0xFFFF || queues_.count(qid))
             throw std::invalid_argument("create_queue: qid " + std::to_string(qid) +
@@ -441,12 +441,18 @@ public:
         threads_.join_for(bound);
     }
 
-    // Every thread ended, the I/O threads too (dream::Release).
+    // Every thread ended, the I/O threads too, within one `bound` (dream::Release).
     void shutdown(std::chrono::milliseconds bound)
     {
+        const auto t0 = std::chrono::steady_clock::now();
         stop(bound);
-        pool_->shutdown(bound);
+        const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+        pool_->shutdown(std::max(bound - spent, std::chrono::milliseconds(0)));
     }
+
+    // Stopped, and no engine thread left (one that ended on a failure is
+    // joined here): after a stop() that timed out, threads may still run.
+    bool idle() { return !running_ && threads_.join_ended(); }
 
     bool running() const { return running_; }
 
@@ -455,7 +461,7 @@ public:
     // threads do, made deterministic for tests. Returns the commands fetched.
     size_t poll()
     {
-        if (running_)
+        if (!idle())
             throw std::runtime_error("poll: the engine threads are running");
         if (!poller_) // staging of its own, made only where poll() is used
             poller_ = std::make_unique<Worker>(*this, mode, device, nbufs_, mdts);
@@ -565,7 +571,12 @@ void Pool::run()
             jobs_.pop_front();
             cv_.wait(lk, [this] { return !held_; });
         }
-        job();
+        try {
+            job();
+        } catch (const std::exception &ex) { // as an engine thread's (dream::serve)
+            e_.fail(std::string("file I/O thread, ") + ex.what());
+            e_.running_ = false;
+        }
     }
 }
 

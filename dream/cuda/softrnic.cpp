@@ -158,7 +158,7 @@ public:
 
     py::tuple add_qp(uint64_t sq, uint64_t cq, uint32_t depth, uint64_t uar)
     {
-        if (running_)
+        if (!idle())
             throw std::runtime_error("add_qp: stop the engine first");
         if (depth == 0 || (depth & (depth - 1)) || depth > DREAM_QUEUE_MAX_DEPTH)
             throw std::invalid_argument("add_qp: depth must be a power of two <= " +
@@ -202,13 +202,17 @@ public:
 
     void shutdown(std::chrono::milliseconds bound) { stop(bound); }
 
+    // Stopped, and no engine thread left (one that ended on a failure is
+    // joined here): after a stop() that timed out, threads may still run.
+    bool idle() { return !running_ && threads_.join_ended(); }
+
     bool running() const { return running_; }
 
     // One pass over every QP in the calling thread (engine stopped): what the
     // threads do, made deterministic for tests.
     size_t poll()
     {
-        if (running_)
+        if (!idle())
             throw std::runtime_error("poll: the engine threads are running");
         poller_->qps.clear();
         for (uint32_t i = 0; i < qps.size(); i++)
@@ -233,7 +237,7 @@ public:
     {
         Qp &q = qp(i);
         std::unique_lock<std::mutex> lk;
-        if (running_)
+        if (!workers_.empty()) // a thread may still serve it (a stop that timed out)
             lk = std::unique_lock<std::mutex>(workers_[i % threads]->m);
         q.error = false;
         q.consumer = 0;

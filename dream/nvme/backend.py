@@ -22,7 +22,7 @@ import numpy as np
 
 from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
-from ..runtime.errors import ConfigError
+from ..runtime.errors import ConfigError, EngineStuckError, TransportError
 from ..runtime.sizes import parse_size
 from . import wire
 from .controller import real_devices
@@ -201,23 +201,30 @@ class NvmeBackend(Backend):
                 "engine_threads": c.engine.threads, "io_threads": c.engine.io_threads}
 
     def close(self):
-        stopped = False
+        stuck, failed = False, None
         try:
             if self.ctrl is not None and self.ctrl.engine is not None:
-                self.ctrl.stop()
-                stopped = True
+                try:
+                    self.ctrl.stop()
+                except EngineStuckError:
+                    stuck = True  # the controller and its queues stay (Runtime.close keeps this backend)
+                    raise
                 self.sync()  # served by engine.poll(): nothing else runs now
         finally:  # the files go even where the flush failed
-            stuck = self.ctrl is not None and self.ctrl.engine is not None and not stopped
             for slot in list(self._files):
                 nsid, path, temp, _ = self._files.pop(slot)
                 if not stuck and self.ctrl is not None and self.ctrl.engine is not None:
-                    self.ctrl.remove_namespace(nsid)
+                    try:
+                        self.ctrl.remove_namespace(nsid)
+                    except RuntimeError as e:  # its fsync failed or did not end: the rest goes on
+                        failed = failed or e
                 if temp:
                     path.unlink(missing_ok=True)
-            if self.ctrl is not None and not stuck:  # a stuck engine keeps its memory
+            if self.ctrl is not None and not stuck:
                 self.ctrl.close()
-            self.ctrl = None
+                self.ctrl = None
             if self._tmpdir is not None:
                 self._tmpdir.cleanup()
                 self._tmpdir = None
+        if failed is not None:
+            raise TransportError(f"closing the nvme backend: {failed}") from failed

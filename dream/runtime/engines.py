@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import ctypes
 
-from .errors import TransportError
+from .errors import EngineStuckError
 
-_kept: list = []   # (engine, memory) of engines whose threads did not end
+_kept: list = []   # what engines whose threads did not end may still use
+
+
+def keep(*objs):
+    """Keeps `objs` for the rest of the process: one more reference, never
+    dropped, so that not even the interpreter's exit frees them (an engine's
+    release would wait for its threads again)."""
+    _kept.append(objs)
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(objs))
 
 
 def stop_engine(engine, what: str, *memory, timeout: float | None = None):
     """engine.stop(); if a thread has not ended within `timeout` s (the
-    engine's own bound by default), keeps `engine` and `memory` alive and
-    raises TransportError naming `what` and the threads."""
+    engine's own bound by default), keeps `engine` and `memory` and raises
+    EngineStuckError naming `what` and the threads. The caller keeps the rest
+    of what the engine may write (its backend, the frame ring: Runtime.close)."""
     try:
         engine.stop() if timeout is None else engine.stop(timeout=timeout)
     except RuntimeError as e:
-        kept = (engine, memory)
-        _kept.append(kept)
-        # one more reference, never dropped: not even the interpreter's exit
-        # frees them (the engine's release would wait for its threads again)
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(kept))
-        raise TransportError(f"{what} did not stop ({e}); it and its queue memory are kept "
-                             "for the rest of the process") from e
+        keep(engine, *memory)
+        raise EngineStuckError(f"{what} did not stop ({e}); it and the memory it may still write "
+                               "are kept for the rest of the process") from e

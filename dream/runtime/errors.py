@@ -47,5 +47,11 @@ class TransportError(DeviceError):
     out-of-range block, ...)."""
 
 
+class EngineStuckError(TransportError):
+    """A host engine's thread did not stop in time (a file I/O or CUDA wait
+    that does not return): the engine and the memory it may still write are
+    kept for the rest of the process (runtime/engines.py)."""
+
+
 class RuntimeClosedError(DreamError):
     """The runtime was closed, or is unusable after a timeout."""

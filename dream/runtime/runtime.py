@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import abi
+from . import abi, engines
 from .array import DreamArray, check_dtype, check_shape
 from .backends import backend_class
 from .compile import compile_source
 from .cuda import Module, launch, require_gpu, wait_stream
-from .errors import (BackendUnavailableError, ConfigError, DeviceError, DreamTimeoutError,
+from .errors import (BackendUnavailableError, ConfigError, DeviceError, DreamTimeoutError, EngineStuckError,
                      ElementTypeError, OutOfBoundsError, RuntimeClosedError, TransportError)
 from .kernel import Kernel
 from .sizes import format_size, parse_duration, parse_size
@@ -347,6 +347,11 @@ class Runtime:
                 for arr in list(self._arrays.values()):
                     arr._freed = True
                 self._backend.close()
+        except EngineStuckError:
+            # its thread may still write the backing stores and the frames
+            engines.keep(self._backend)
+            self._frames_raw = self.frames_ptr = 0  # not freed below
+            raise
         finally:
             for m in self._modules:
                 m.unload()
