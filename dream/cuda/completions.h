@@ -47,8 +47,8 @@ public:
             if (dma.mode() == Dma::Mode::host)
                 write(host_);
             else
-                pending_.emplace_back(point, host_);
-            host_.clear();
+                pending_.emplace_back(point, std::move(host_));
+            host_.clear(); // a moved-from vector: valid, and now empty
         }
         for (const Entry &e : dev_)
             dma.copy(e.cq + kBody, e.image + kBody, sizeof(Word));

@@ -112,12 +112,6 @@ public:
         return true;
     }
 
-    size_t size()
-    {
-        std::lock_guard lk(m_);
-        return threads_.size();
-    }
-
 private:
     void join(std::unique_lock<std::mutex> &lk)
     {

@@ -26,7 +26,7 @@ def stop_engine(engine, what: str, *memory, timeout: float | None = None):
     EngineStuckError naming `what` and the threads. The caller keeps the rest
     of what the engine may write (its backend, the frame ring: Runtime.close)."""
     try:
-        engine.stop() if timeout is None else engine.stop(timeout=timeout)
+        engine.stop(timeout=timeout)  # None: the engine's stop_timeout
     except RuntimeError as e:
         keep(engine, *memory)
         raise EngineStuckError(f"{what} did not stop ({e}); it and the memory it may still write "

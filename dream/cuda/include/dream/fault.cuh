@@ -322,11 +322,16 @@ __device__ inline int dream_home_take(dream_rt_state *rt, uint32_t f)
     return (int)f;
 }
 
+/* O7: the home frame of page `page` of array a, or DREAM_FRAME_NONE. */
+__device__ __forceinline__ uint32_t dream_home_frame(const dream_array_desc &a, uint64_t page)
+{
+    return (a.flags & DREAM_ARRAY_HOME) ? a.home_frame + (uint32_t)page : DREAM_FRAME_NONE;
+}
+
 /* O7: whether frame f is the home of page `page` of array `slot`. */
 __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t slot, uint64_t page, uint32_t f)
 {
-    const dream_array_desc &a = rt->arrays[slot];
-    return (a.flags & DREAM_ARRAY_HOME) && a.home_frame + page == f;
+    return dream_home_frame(rt->arrays[slot], page) == f;
 }
 
 /* A frame for page `page` of p's array, locked: in O6 its home if free (O7),
@@ -335,13 +340,11 @@ __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t
 __device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, bool &home)
 {
     const bool no_evict = p.flags & DREAM_PTR_NO_EVICT;
-    const dream_array_desc &a = rt->arrays[p.slot];
-    const bool has_home = a.flags & DREAM_ARRAY_HOME;
-    const uint32_t h = a.home_frame + (uint32_t)page;
-    int f = no_evict && has_home ? dream_home_take(rt, h) : -1;
+    const uint32_t h = dream_home_frame(rt->arrays[p.slot], page);
+    int f = no_evict && h != DREAM_FRAME_NONE ? dream_home_take(rt, h) : -1;
     if (f < 0)
         f = dream_ring_take(rt, no_evict);
-    home = has_home && f == (int)h;
+    home = f >= 0 && (uint32_t)f == h;
     return f;
 }
 
