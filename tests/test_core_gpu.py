@@ -449,6 +449,50 @@ def test_at_home_counts_stay_exact(make_rt):
         run(list(enumerate(arrs[:3])))        # the resident build
 
 
+MIXED = r'''
+extern "C" __global__ void mix(dream_ptr<int> a, dream_ptr<int> b, unsigned long long n, unsigned long long chunk) {
+    const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    for (unsigned long long i = t * chunk; i < n && i < (t + 1) * chunk; i++) {
+        b[i] = a[i] + 2 * b[i];   // b: loaded in this launch; a: read at home
+        a[i] += 1;                // written at home: each thread's first write to a page marks it
+        a.atomic_add(i, 2);
+    }
+}'''
+
+
+def test_arrays_at_home_beside_arrays_that_load(make_rt):
+    # O7: in a launch where some arrays are at home and some are not, the
+    # general build accesses the ones at home there (DREAM_PTR_AT_HOME) and
+    # faults the others in; the writes at home reach the backing store
+    import cupy
+    from dream.runtime import abi
+    page, n, chunk = 4096, 100_000, 1536
+    ha, hb = np.arange(n, dtype=np.int32), 3 * np.arange(n, dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
+        a, b = rt.array(ha, name="a"), rt.array(hb, name="b")
+        out = cupy.zeros(1, np.uint64)
+        rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
+        assert rt._at_home() == {a.slot}
+        k = rt.kernel(MIXED, "mix")
+        args = (a, b, np.uint64(n), np.uint64(chunk))
+        packed, resident = k._pack(args)
+        assert not resident
+        flags = [np.frombuffer(packed[o:o + abi.PTR.itemsize], abi.PTR)[0]["flags"] & abi.PTR_AT_HOME
+                 for o, _ in k._params[:2]]
+        assert flags == [abi.PTR_AT_HOME, 0]
+        threads = -(-n // chunk)
+        k(-(-threads // BLOCK), BLOCK, args)
+        assert rt.stats().pages_in == 2 * (-(-n * 4 // page))   # a's by total, b's by mix
+        want_b = ha + 2 * hb
+        np.testing.assert_array_equal(b.to_numpy(), want_b)
+        np.testing.assert_array_equal(a.to_numpy(), ha + 3)       # to_numpy flushes the dirty frames
+        assert rt._at_home() == {a.slot, b.slot}
+        k(-(-threads // BLOCK), BLOCK, args)                       # now the resident build
+        np.testing.assert_array_equal(b.to_numpy(), (ha + 3) + 2 * want_b)
+        np.testing.assert_array_equal(a.to_numpy(), ha + 6)
+        _check_at_home(rt)
+
+
 def test_no_eviction_across_epoch_wraps(make_rt):
     # O6 reads an entry relaxed when an earlier launch published it (its epoch
     # is not this launch's) and with acquire otherwise; 300 launches wrap the

@@ -73,10 +73,10 @@ class DreamArray:
             d["home_frame"] = home
         return d
 
-    def kernel_arg(self, flags: int, resident: bool = False) -> bytes:
+    def kernel_arg(self, flags: int) -> bytes:
         """The dream_ptr_arg bytes passed by value to a kernel (no hint), with
-        the launch's flags (Runtime._launch_flags), and for the resident
-        build (every page at home: fault.cuh, O7) where its homes are."""
+        the launch's flags (Runtime._launch_flags), and with PTR_AT_HOME
+        (every page at home: fault.cuh, O7) where its homes are."""
         self._check_live()
         arg = np.zeros((), dtype=abi.PTR_ARG)
         p = arg["abi"]
@@ -86,7 +86,7 @@ class DreamArray:
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
-        if resident:
+        if flags & abi.PTR_AT_HOME:
             home = self.rt._home(self.slot)
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size
             p["home_dirty"] = self.rt._dirty.data.ptr + home * self.rt._dirty.itemsize

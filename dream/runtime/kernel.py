@@ -76,23 +76,30 @@ class Kernel:
             raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
                                       f"argument(s), got {len(args)}")
         packed, resident = self._pack(args)
-        self.rt._launch(self._funcs[resident], grid, block, packed,
-                        [o for o, _ in self._params], shared_mem, self.name)
+        try:
+            self.rt._launch(self._funcs[resident], grid, block, packed,
+                            [o for o, _ in self._params], shared_mem, self.name)
+        finally:
+            if not resident:   # its loads (and evictions) change which arrays are at home
+                self.rt._forget_homes()
 
     def _pack(self, args) -> tuple[bytes, bool]:
         """The launch's parameters, and whether it takes the resident build:
-        it evicts nothing and each of its dream arrays is at home."""
+        it evicts nothing and each of its dream arrays is at home (each
+        array at home is accessed there in either build: abi.h
+        DREAM_PTR_AT_HOME)."""
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
         flags = self.rt._launch_flags()
+        home = self.rt._at_home() if flags & abi.PTR_NO_EVICT else set()
         slots = [a.slot for a in args if isinstance(a, DreamArray)]
-        resident = bool(slots) and bool(flags & abi.PTR_NO_EVICT) and set(slots) <= self.rt._at_home()
+        resident = bool(slots) and set(slots) <= home
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
                     raise KernelArgumentError(f"kernel {self.name}: argument {i} ({a.name!r}) "
                                               "belongs to another Runtime")
-                b = a.kernel_arg(flags, resident)
+                b = a.kernel_arg(flags | (abi.PTR_AT_HOME if a.slot in home else 0))
             elif hasattr(a, "__cuda_array_interface__"):
                 b = int(a.__cuda_array_interface__["data"][0]).to_bytes(8, "little")
             else:

@@ -85,6 +85,7 @@ class Runtime:
         self._state = cupy.zeros(abi.RT_STATE.itemsize, dtype=np.uint8)
         self._state_ptr = self._state.data.ptr
         self._epoch = 0
+        self._homes_now = None   # _at_home()'s last answer
         self._closed = None
         try:
             self._backend = cls(self, **backend_options)
@@ -153,6 +154,7 @@ class Runtime:
         backing, key = attach(arr)
         self._arrays[slot] = arr
         self._place_home(arr)
+        self._forget_homes()
         off = slot * abi.ARRAY_DESC.itemsize
         self._descs[off: off + abi.ARRAY_DESC.itemsize].set(
             np.frombuffer(arr.descriptor(backing, key).tobytes(), dtype=np.uint8))
@@ -176,9 +178,16 @@ class Runtime:
 
     def _at_home(self) -> set:
         """The slots of the arrays whose every page is VALID in its home
-        (the device counts them; read between kernels)."""
-        d = np.frombuffer(self._descs.get().tobytes(), dtype=abi.ARRAY_DESC)
-        return {s for s in self._homes if int(d[s]["at_home"]) == self._arrays[s].n_pages}
+        (the device counts them; read between kernels, and kept until a
+        kernel or flush that may change them, or a new or freed array)."""
+        if self._homes_now is None:
+            d = np.frombuffer(self._descs.get().tobytes(), dtype=abi.ARRAY_DESC)
+            self._homes_now = frozenset(s for s in self._homes
+                                        if int(d[s]["at_home"]) == self._arrays[s].n_pages)
+        return self._homes_now
+
+    def _forget_homes(self):
+        self._homes_now = None
 
     def _launch_flags(self) -> int:
         """The dream_ptr flags of one launch (abi.h), the same for all its
@@ -227,6 +236,7 @@ class Runtime:
         self._backend.detach(arr)
         del self._arrays[arr.slot]
         self._homes.pop(arr.slot, None)
+        self._forget_homes()
         off = arr.slot * abi.ARRAY_DESC.itemsize
         self._descs[off: off + abi.ARRAY_DESC.itemsize] = 0
 
@@ -234,6 +244,7 @@ class Runtime:
         self._check_open()
         how = (_FLUSH_WRITE if write else 0) | (_FLUSH_DROP if drop else 0)
         blocks = max(1, min(1024, -(-self.nframes // 256)))
+        self._forget_homes()
         launch(self._flush_fn, (blocks, 1, 1), (256, 1, 1),
                self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
                + how.to_bytes(4, "little"), [0, 8, 12], self._stream.ptr)

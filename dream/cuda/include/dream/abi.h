@@ -141,7 +141,7 @@ typedef struct dream_ptr_abi {
     uint32_t slot;
     uint32_t elem_size;
     uint32_t flags;      /* DREAM_PTR_*, set by the host for each launch */
-    /* the resident build's (fault.cuh, O7): page p's home frame is at home +
+    /* with DREAM_PTR_AT_HOME (fault.cuh, O7): page p's home frame is at home +
      * (p << page_shift), its dirty flag at home_dirty[p] (an address, not a
      * frame index: the first write to a page then stores without first
      * loading rt->dirty, which made a warp's life, and vector add, 1.4x
@@ -153,6 +153,9 @@ typedef struct dream_ptr_abi {
 /* The ring has a frame for every page of the runtime's arrays: no frame is
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
+/* With DREAM_PTR_NO_EVICT: every page of this array is VALID in its home, so
+ * home and home_dirty are set and accesses go there (fault.cuh, O7). */
+#define DREAM_PTR_AT_HOME 2u
 /* The launch's epoch (bits 8-15 of flags): the host counts launches, which
  * run one at a time on the runtime's stream; a load made VALID in this
  * launch carries it (fault.cuh, O6). */

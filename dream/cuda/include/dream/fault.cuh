@@ -127,12 +127,16 @@
  *       array counts its pages VALID at home (at_home: +1 when a load
  *       publishes one there, in any mode; -1 when its entry leaves VALID
  *       there, by an eviction here or a flush; +1 again when a failed
- *       write-back restores it), read by the host between kernels. A
- *       launch in O6 whose every array has all its pages at home runs the
- *       kernel's resident build (DREAM_RESIDENT_KERNEL), where element i is
- *       at home + i * sizeof(T): no entry, no hint, a plain access. Sound
- *       by O6: every entry was VALID at home before the kernel began (the
- *       kernel boundary orders the data), and nothing leaves VALID while it
+ *       write-back restores it), read by the host between kernels. In a
+ *       launch in O6 the host sets DREAM_PTR_AT_HOME in the dream_ptr of
+ *       each array that has all its pages at home; its element i is then
+ *       at home + i * sizeof(T): no entry, no hint, a plain access (an
+ *       access through an entry read in this launch needs an acquire load,
+ *       and on sm_90 each one invalidates the SM's L1). A launch whose
+ *       every array is at home runs the kernel's resident build
+ *       (DREAM_RESIDENT_KERNEL), which has only that access. Sound by O6:
+ *       every entry was VALID at home before the kernel began (the kernel
+ *       boundary orders the data), and nothing leaves VALID while it
  *       runs. A write marks its frame dirty once per thread and page (its
  *       hint). The resident build keeps no warp collective inline (its one
  *       slow path, dream_access_failed, reports a wrong index or type), so
@@ -765,12 +769,12 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     return (uint8_t *)h.base;
 }
 
-/* The resident build's one slow path (O7): element i of `size`-byte
- * elements failed its type or bounds check there; records which. Every page
- * of every array of such a launch is at home, so nothing else misses. Linked
- * from the fault module like dream_fault, so the resident build keeps
- * dream_fail's code and any warp collective out of a user's loop (a
- * collective is convergent and stops the compiler from unrolling it). */
+/* The home access's one slow path (O7): element i of `size`-byte elements
+ * failed its type or bounds check there; records which. Every page of an
+ * array at home is resident, so nothing else misses. Linked from the fault
+ * module like dream_fault, so the resident build keeps dream_fail's code
+ * and any warp collective out of a user's loop (a collective is convergent
+ * and stops the compiler from unrolling it). */
 #ifdef DREAM_FAULT_LINKED
 __device__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size);
 #else
@@ -780,34 +784,49 @@ __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, ui
 }
 #endif
 
+/* Whether p's array is at home in this launch (O7): always in the resident
+   build, else by the host's flag. */
+__device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
+{
+#ifdef DREAM_RESIDENT_KERNEL
+    return true;
+#else
+    return p.flags & DREAM_PTR_AT_HOME;
+#endif
+}
+
 /* Runs f(T *) -> T on element i with its page pinned, and marks the page
  * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
  * elect a leader, every leader pins its resident page at once, the lanes
  * access, the leaders unpin; under O6 each lane accesses its resident page
- * in place. The rest take the slow path. Returns f's result; not done, with
- * the error recorded, when the access could not be made (bounds, type,
- * failed fault); memory is then untouched. */
+ * in place; an array at home (O7) is accessed there. The rest take the
+ * slow path. Returns f's result; not done, with the error recorded, when
+ * the access could not be made (bounds, type, failed fault); memory is then
+ * untouched. */
 template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
-    dream_rt_state *rt = p.rt;
     dream_done<T> r = {T(), false};
-#ifdef DREAM_RESIDENT_KERNEL
-    if (sizeof(T) != p.elem_size || i >= p.n) {
-        dream_access_failed(p, i, sizeof(T));
+    if (dream_at_home(p)) {
+        if (sizeof(T) != p.elem_size || i >= p.n) {
+            dream_access_failed(p, i, sizeof(T));
+            return r;
+        }
+        const uint64_t page = (i * sizeof(T)) >> p.page_shift;
+        if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
+            dream_mark_dirty(p.home_dirty + page);
+            h.pte = (uint64_t)(p.pte + page);
+        }
+        T *q = (T *)(p.home + i * sizeof(T));
+        __builtin_assume(__isGlobal(q)); /* global accesses, not generic: frames are device memory */
+        r.v = f(q);
+        r.done = true;
         return r;
     }
-    const uint64_t page = (i * sizeof(T)) >> p.page_shift;
-    if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
-        dream_mark_dirty(p.home_dirty + page);
-        h.pte = (uint64_t)(p.pte + page);
-    }
-    T *q = (T *)(p.home + i * sizeof(T));
-    __builtin_assume(__isGlobal(q)); /* global accesses, not generic: frames are device memory */
-    r.v = f(q);
-    r.done = true;
-    return r;
+#ifdef DREAM_RESIDENT_KERNEL
+    __builtin_unreachable();
 #else
+    dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
         return r;
     const uint64_t byte = i * sizeof(T);
@@ -869,18 +888,21 @@ template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
  * element, the entry again; lanes whose page was absent or moved read
  * pinned on the slow path. O6 (no frame reused during this kernel): the
  * frame from the thread's hint or the entry, then the element as a plain
- * load. Returns T() when the read could not be made (the error is
- * recorded). */
+ * load; an array at home (O7) is read there. Returns T() when the read
+ * could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
-#ifdef DREAM_RESIDENT_KERNEL
-    if (sizeof(T) != p.elem_size || i >= p.n) {
-        dream_access_failed(p, i, sizeof(T));
-        return T();
+    if (dream_at_home(p)) {
+        if (sizeof(T) != p.elem_size || i >= p.n) {
+            dream_access_failed(p, i, sizeof(T));
+            return T();
+        }
+        const T *q = (const T *)(p.home + i * sizeof(T));
+        __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+        return *q;
     }
-    const T *q = (const T *)(p.home + i * sizeof(T));
-    __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
-    return *q;
+#ifdef DREAM_RESIDENT_KERNEL
+    __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
     if (!dream_check<T>(p, i))
