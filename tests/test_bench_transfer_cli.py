@@ -167,3 +167,16 @@ def test_finish_writes_the_sweep_and_reports_failures(tmp_path, capsys):
     assert wrote == [out / "transfer.csv", out / "transfer.png"]
     assert "FAILED: a run failed" in capsys.readouterr().out
     assert finish({}, [], out, "queues", lambda *a: None, lambda *a: None) == 0
+
+
+@pytest.mark.parametrize("n", [131, 134, 2000, 4087])
+def test_serial_order_defeats_read_ahead(n):
+    # the serial latency kernel visits page k * step mod n: every page once,
+    # each a stride no fault reads ahead by (abi.h DREAM_AHEAD_STRIDE)
+    from dream.runtime import abi
+    step = transfer.serial_step(n)
+    order = [k * step % n for k in range(n)]
+    assert sorted(order) == list(range(n))
+    assert all(abs(b - a) > abi.AHEAD_STRIDE for a, b in zip(order, order[1:]))
+    with pytest.raises(ValueError, match="too few"):
+        transfer.serial_step(130)

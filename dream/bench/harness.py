@@ -275,7 +275,8 @@ class DreamSystem(System):
     def counters(self):
         s = self.rt.stats()
         return {"pages_in": s.pages_in, "evictions": s.evictions, "writebacks": s.writebacks,
-                "bytes_in": s.bytes_in, "bytes_out": s.bytes_out, "faults": s.faults}
+                "bytes_in": s.bytes_in, "bytes_out": s.bytes_out, "faults": s.faults,
+                "ahead": s.ahead}
 
     def close(self):
         self.rt.close()

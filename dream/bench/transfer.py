@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -231,6 +232,19 @@ def run_dream(backend, opts, page, make_array, nbytes, blocks, reps, checks, gpu
     return out
 
 
+def serial_step(n: int) -> int:
+    """The serial kernel's step between its n pages: prime to n, so that n
+    steps visit every page once, and each move (step, or step - n where it
+    wraps) longer than any stride a fault reads ahead by."""
+    from ..runtime import abi
+    far = abi.AHEAD_STRIDE + 1
+    for s in range(far, n - far + 1):
+        if math.gcd(s, n) == 1:
+            return s
+    raise ValueError(f"serial latency: {n} pages is too few to visit without read-ahead "
+                     f"(at least {2 * far + 1})")
+
+
 def serial_latency(backend, opts, page, data_u64, count=2000, device=0):
     """ns per fault of one warp touching `count` distinct pages in turn."""
     import cupy
@@ -242,10 +256,11 @@ def serial_latency(backend, opts, page, data_u64, count=2000, device=0):
         k = rt.kernel(dream_source(SERIAL), "serial")
         sink, ns = cupy.zeros(1, np.uint64), cupy.zeros(1, np.uint64)
         n = nbytes // page
-        k(1, 32, (a, np.uint64(page // 16), np.uint64(n), sink, ns))
+        k(1, 32, (a, np.uint64(page // 16), np.uint64(n), np.uint64(serial_step(n)), sink, ns))
         s = rt.stats()
-        if s.pages_in != n:
-            raise RuntimeError(f"serial latency: {s.pages_in} pages loaded, expected {n}: {s}")
+        if s.pages_in != n or s.ahead:
+            raise RuntimeError(f"serial latency: {s.pages_in} pages loaded ({s.ahead} read ahead), "
+                               f"expected {n} faults: {s}")
         return int(ns.get()[0]) / (n - 1)
 
 
@@ -254,8 +269,9 @@ def zero_copy_latency(rt_raw, pinned, page, count=2000):
     k = rt_raw.kernel(raw_source(SERIAL), "serial")
     sink, ns = cupy.zeros(1, np.uint64), cupy.zeros(1, np.uint64)
     n = min(count, pinned.nbytes // page)
-    k(1, 32, (pinned.device_ptr, np.uint64(page // 16), np.uint64(n), sink, ns))
-    k(1, 32, (pinned.device_ptr, np.uint64(page // 16), np.uint64(n), sink, ns))
+    args = (pinned.device_ptr, np.uint64(page // 16), np.uint64(n), np.uint64(serial_step(n)), sink, ns)
+    k(1, 32, args)
+    k(1, 32, args)
     return int(ns.get()[0]) / (n - 1)
 
 

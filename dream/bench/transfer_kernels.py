@@ -36,17 +36,19 @@ extern "C" __global__ void gather(PTR a, const unsigned long long *blocks, unsig
     if (acc) atomicXor(sink, (unsigned long long)acc);
 }'''
 
-# One warp, one page after another: the serial fault latency.
+# One warp, one page after another: the serial fault latency. Page k * step
+# (mod count) in turn, `step` more than the largest stride a fault reads
+# ahead by (abi.h DREAM_AHEAD_STRIDE): each access is a fault of its own.
 SERIAL = r'''
 extern "C" __global__ void serial(PTR a, unsigned long long stride, unsigned long long count,
-                                  unsigned long long *sink, unsigned long long *ns) {
+                                  unsigned long long step, unsigned long long *sink, unsigned long long *ns) {
     unsigned acc = 0;
     unsigned long long t0 = 0;
     for (unsigned long long k = 0; k < count; k++) {
         if (k == 1) {  /* the first access pays for the kernel's start */
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
         }
-        uint4 v = a[k * stride + threadIdx.x];
+        uint4 v = a[(k * step % count) * stride + threadIdx.x];
         acc ^= v.x ^ (unsigned)k;
     }
     unsigned long long t1;

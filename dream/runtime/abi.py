@@ -30,6 +30,7 @@ PTR = np.dtype([
 PTR_NO_EVICT = 1
 PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home, home_dirty set)
 PTR_EPOCH_SHIFT, PTR_EPOCH_MASK = 8, 0xFF   # the launch's epoch in flags
+AHEAD, AHEAD_STRIDE = 8, 64   # read-ahead: pages loaded ahead of a fault, largest stride followed
 
 HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
 PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
@@ -55,7 +56,7 @@ WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page (or it
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
 COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
             "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced",
-            "retries", "verify_owner", "verify_pin")
+            "retries", "verify_owner", "verify_pin", "ahead")
 NCOUNTERS = 16
 COUNTER_SHARDS = 256
 
@@ -72,6 +73,7 @@ def constants() -> dict:
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
         "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_ARRAY_HOME": ARRAY_HOME,
         "DREAM_PTR_EPOCH_SHIFT": PTR_EPOCH_SHIFT, "DREAM_PTR_EPOCH_MASK": PTR_EPOCH_MASK,
+        "DREAM_AHEAD": AHEAD, "DREAM_AHEAD_STRIDE": AHEAD_STRIDE,
         "DREAM_PTE_GEN_MASK": PTE_GEN_MASK, "DREAM_PTE_EPOCH_SHIFT": PTE_EPOCH_SHIFT,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,

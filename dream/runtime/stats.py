@@ -27,6 +27,7 @@ class Stats:
     retries: int = 0       # optimistic reads whose page left its frame under them
     verify_owner: int = 0  # -DDREAM_VERIFY: accesses whose frame held another page after them
     verify_pin: int = 0    # -DDREAM_VERIFY: accesses whose frame was not pinned after them
+    ahead: int = 0         # pages read ahead of a fault (in pages_in too)
     transport: dict = field(default_factory=dict)  # the backend's host-side counters
 
     @classmethod

@@ -76,6 +76,7 @@
    frame owned by another page, or not pinned (fault.cuh) */
 #define DREAM_C_VERIFY_OWNER 12
 #define DREAM_C_VERIFY_PIN 13
+#define DREAM_C_AHEAD 14 /* pages loaded ahead of a fault (fault.cuh, read-ahead); in PAGES_IN too */
 #define DREAM_NCOUNTERS 16
 #define DREAM_COUNTER_SHARDS 256
 
@@ -150,6 +151,11 @@ typedef struct dream_ptr_abi {
     uint32_t *home_dirty;
 } dream_ptr_abi;
 
+/* Read-ahead (fault.cuh, dream_fault): pages loaded ahead of a fault, and
+ * the largest stride (in pages) between a thread's accesses that it follows. */
+#define DREAM_AHEAD 8
+#define DREAM_AHEAD_STRIDE 64
+
 /* The ring has a frame for every page of the runtime's arrays: no frame is
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
@@ -164,9 +170,11 @@ typedef struct dream_ptr_abi {
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with
- * an acquire load, with bit 0 set once a write marked its frame dirty, and
- * the address of that frame; used only under DREAM_PTR_NO_EVICT. Keyed by
- * the entry's address, so the host's zeros match no page. */
+ * an acquire load (or pinned, or loaded, on the slow path), with bit 0 set
+ * once a write marked its frame dirty, and the address of that frame; used
+ * only under DREAM_PTR_NO_EVICT, where it also gives a fault the stride to
+ * read ahead by. Keyed by the entry's address, so the host's zeros match no
+ * page. */
 #define DREAM_HINT_DIRTY 1ull
 typedef struct dream_hint {
     uint64_t pte;

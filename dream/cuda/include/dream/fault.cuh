@@ -117,7 +117,9 @@
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
  *       marks the hint, so later writes through it store only the
- *       element. Such accesses have plain memory's semantics (reads may be
+ *       element. An access made on the slow path (its page pinned or
+ *       loaded there, which orders it as O2 or O1 does) leaves its frame
+ *       in the hint too. Such accesses have plain memory's semantics (reads may be
  *       served from L1 or hoisted out of a loop): a thread that waits for
  *       another's write uses atomics, as on plain memory.
  *   O7  Homes: the host gives each array, at its creation and while it
@@ -395,9 +397,60 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
         dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
 }
 
+__device__ __forceinline__ uint64_t dream_pages(const dream_ptr_abi &p)
+{
+    return (p.n * p.elem_size + (1ull << p.page_shift) - 1) >> p.page_shift;
+}
+
+/* Read-ahead: the stride from the page of the thread's last access through
+ * this dream_ptr (its hint's entry, `prev`) to `page`, or 0 when there is
+ * none to follow (dream_fault). */
+__device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev)
+{
+    const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
+    if (!(p.flags & DREAM_PTR_NO_EVICT) || at < base || (at - base) / sizeof(uint64_t) >= dream_pages(p))
+        return 0;
+    const long long s = (long long)page - (long long)((at - base) / sizeof(uint64_t));
+    return s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE ? (int32_t)s : 0;
+}
+
+/* Read-ahead: whether this lane loads a page ahead of the one need lane's
+ * (dream_fault), and then which (`page`, its entry `e`): lanes on the need
+ * lane's array only. */
+__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, int32_t ahead,
+                                                 uint64_t &page, uint64_t &e)
+{
+    const unsigned needers = dream_ballot(mask, need);
+    if (mask != 0xFFFFFFFFu || __popc(needers) != 1)
+        return false;
+    const int leader = __ffs(needers) - 1;
+    const int32_t stride = __shfl_sync(mask, ahead, leader);
+    const uint64_t first = __shfl_sync(mask, page, leader);
+    const unsigned long long array = __shfl_sync(mask, (unsigned long long)p.pte, leader);
+    const int k = (int)((dream_lane() - leader) & 31);
+    if (stride == 0 || k == 0 || k > DREAM_AHEAD || array != (unsigned long long)p.pte)
+        return false;
+    const long long q = (long long)first + (long long)k * stride;
+    if (q < 0 || (uint64_t)q >= dream_pages(p))
+        return false;
+    page = (uint64_t)q;
+    e = dream_ld_relaxed(p.pte + page);
+    return dream_pte_state(e) == DREAM_PTE_INVALID;
+}
+
 /* The slow path, collective over `mask`: each lane with `need` resolves its
  * page and returns the frame it pinned, or -1 after recording an error. `e`
  * is the entry the fast path saw.
+ *
+ * Read-ahead (O6 only). `ahead` is the stride, in pages, from the page a
+ * need lane's thread accessed before to the one it faults (0: none; at
+ * most DREAM_AHEAD_STRIDE either way). When the whole warp is here and one
+ * lane needs a page, lanes 1..DREAM_AHEAD after it each load the page that
+ * many strides further on (a warp walking a column of a row-major matrix
+ * faults once per DREAM_AHEAD + 1 rows, not once per row). Such a lane
+ * loads its page only if it finds it INVALID, wins the claim and gets a
+ * free frame at once; otherwise it stops, having waited for nothing. A
+ * loaded page is published and unlocked as any other (O1), without a pin.
  *
  * The runtime compiles it once per backend in a module of its own, capped at
  * 128 registers, and links it to each kernel (compile.py, link_kernel; user
@@ -411,14 +464,15 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
  * __device__ function or variable (tests/test_compile.py checks). */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask, bool need,
-                           uint64_t e);
+                           uint64_t e, int32_t ahead);
 #else
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask,
-                                        bool need, uint64_t e)
+                                        bool need, uint64_t e, int32_t ahead)
 {
+    const bool pre = dream_ahead_page(p, mask, need, ahead, page, e);
     uint64_t *pte = p.pte + page;
     int frame = -1;
-    bool done = !need, loaded = false, home = false;
+    bool done = !need && !pre, loaded = false, home = false;
     bool claimed = false; /* pte is our LOADING|NONE|g: a frame is what we wait for */
     uint32_t where = DREAM_WAIT_PAGE;
     uint64_t t_wait = 0;
@@ -444,6 +498,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     e = now;
                 }
                 where = DREAM_WAIT_PAGE;
+            } else if (pre && !claimed && st != DREAM_PTE_INVALID) {
+                done = true; /* resident or on its way: nothing to read ahead */
             } else if (st == DREAM_PTE_VALID || (st == DREAM_PTE_LOADING && f != DREAM_FRAME_NONE)) {
                 frame = dream_pin(rt, pte, e);
                 if (frame >= 0) {
@@ -458,6 +514,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     if (seen != e) {
                         e = seen;
                         moved = true;
+                        done = pre; /* another lane has it */
                     } else {
                         e = claim;
                         claimed = true;
@@ -465,7 +522,11 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 }
                 if (claimed) {
                     const int fr = dream_frame_take(rt, p, page, home); /* its fence: O4's acquire */
-                    if (fr < 0) {
+                    if (fr < 0 && pre) { /* no free frame now: give the page back */
+                        atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
+                        claimed = false;
+                        done = true;
+                    } else if (fr < 0) {
                         where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
                     } else {
                         claimed = false;
@@ -555,12 +616,14 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
-                       unlock keeping our pin for the access */
+                       unlock keeping our pin for the access (none ahead) */
                     atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g, p.flags));
                     if (home)
                         atomicAdd((unsigned long long *)&rt->arrays[p.slot].at_home, 1ull);
-                    dream_unlock(rt, (uint32_t)frame, true);
+                    dream_unlock(rt, (uint32_t)frame, !pre);
                     loaded = true;
+                    if (pre)
+                        frame = -1;
                 } else {
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
@@ -591,6 +654,11 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     }
     /* counted last, after every fence of the fault: each one waited for the
        counters' atomics before it (0.7 us of a serial fault) */
+    if (pre && loaded) {
+        dream_count(counters, DREAM_C_AHEAD, 1);
+        dream_count(counters, DREAM_C_PAGES_IN, 1);
+        dream_count(counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
+    }
     if (need) {
         dream_count(counters, DREAM_C_FAULTS, 1);
         if (loaded) {
@@ -632,7 +700,8 @@ __device__ __forceinline__ void dream_exit_if_aborted(const dream_rt_state *rt, 
         asm volatile("exit;");
 }
 
-/* An access's outcome: whether it was made, and what its f returned. The
+/* An access's outcome: whether it was made, what its f returned, and the
+ * address of the frame it was made in (the thread's hint then keeps it, O6). The
  * slow path returns it by value and takes the array's argument by value, so
  * no hit path keeps a variable in local memory for it: a reference to the
  * array or to the result, taken by a call that is not inlined, put both in
@@ -642,6 +711,7 @@ __device__ __forceinline__ void dream_exit_if_aborted(const dream_rt_state *rt, 
 template <class T> struct dream_done {
     T v;
     bool done;
+    uint64_t base;
 };
 
 /* The slow path of an access: runs f(T *) on element `byte` / sizeof(T) of
@@ -655,15 +725,19 @@ template <class T> struct dream_done {
  *
  * With -DDREAM_VERIFY the leader checks, after its group's access, that the
  * frame still belongs to the page and is pinned, and counts any failure
- * (DREAM_C_VERIFY_*): a check of this protocol for stress tests. */
+ * (DREAM_C_VERIFY_*): a check of this protocol for stress tests.
+ *
+ * `prev` is the thread's hint (O6): a fault follows the stride from its
+ * page (dream_fault's read-ahead). */
 template <class T, class F>
 __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint64_t page, uint64_t off,
-                                                         unsigned mask, bool pending, bool write, F f)
+                                                         unsigned mask, bool pending, bool write,
+                                                         uint64_t prev, F f)
 {
     dream_rt_state *rt = p.rt;
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
-    dream_done<T> r = {T(), false};
+    dream_done<T> r = {T(), false, 0};
     for (unsigned todo = dream_ballot(mask, pending); todo;) {
         const int leader = __ffs(todo) - 1;
         /* every lane of mask takes part in each collective: no && before a _sync */
@@ -679,14 +753,15 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         }
         const bool need = lane == leader && frame < 0;
         if (dream_any(mask, need)) {
-            const int got = dream_fault(rt, p, page, mask, need, e);
+            const int got = dream_fault(rt, p, page, mask, need, e, need ? dream_ahead_stride(p, page, prev) : 0);
             if (need)
                 frame = got;
         }
         frame = __shfl_sync(mask, frame, leader);
         __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
         if (mine && frame >= 0) {
-            r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+            r.base = (uint64_t)dream_frame_addr(rt, (uint32_t)frame);
+            r.v = f((T *)(r.base + off));
             r.done = true;
         }
         __syncwarp(mask);
@@ -806,7 +881,7 @@ __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
 template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
-    dream_done<T> r = {T(), false};
+    dream_done<T> r = {T(), false, 0};
     if (dream_at_home(p)) {
         if (sizeof(T) != p.elem_size || i >= p.n) {
             dream_access_failed(p, i, sizeof(T));
@@ -851,9 +926,12 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         r.done = frame >= 0;
     }
     if (dream_any(mask, !r.done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, f);
-        if (s.done)
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, f);
+        if (s.done) {
             r = s;
+            if (p.flags & DREAM_PTR_NO_EVICT) /* the pinned access marked the frame dirty */
+                h = {(uint64_t)pte | DREAM_HINT_DIRTY, s.base};
+        }
     }
     dream_exit_if_aborted(rt, r.done);
     return r;
@@ -932,11 +1010,13 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         }
     }
     if (dream_any(mask, !done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false,
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte,
                                                         [](T *q) { return dream_ld(q); });
         if (s.done) {
             v = s.v;
             done = true;
+            if (p.flags & DREAM_PTR_NO_EVICT)
+                h = {(uint64_t)pte, s.base};
         }
     }
     dream_exit_if_aborted(rt, done);
@@ -962,7 +1042,7 @@ __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page
     int frame = l.frame;
     const bool need = l.lead && frame < 0;
     if (dream_any(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need, l.e);
+        const int got = dream_fault(rt, p, page, mask, need, l.e, 0);
         if (need)
             frame = got;
     }
