@@ -553,6 +553,27 @@ def test_stop_reports_a_thread_that_does_not_end(tmp_path):
         s.eng.stop(timeout=0)
 
 
+def test_start_refuses_while_a_stopped_thread_still_runs(tmp_path):
+    """After a stop() that gave up on a thread, start() refuses at once (not
+    after stop_timeout) while that thread runs, and starts once it ended."""
+    s = Setup(tmp_path, stop_timeout=60)
+    s.eng.start()
+    cid = _held_read(s)
+    with pytest.raises(RuntimeError, match="still running after"):
+        s.eng.stop(timeout=0.3)
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"engine threads: 1 of 1 from an earlier stop still running; "
+                                           r"not started"):
+        s.eng.start()
+    assert time.monotonic() - t0 < 2
+    s.eng._hold_io(False)
+    s.eng.stop(timeout=10)
+    s.eng.start()
+    s.eng.stop()
+    got = {int(e["cid"]): e for e in s.q.reap()}
+    assert ok(got[cid]) and np.array_equal(s.frame(0), s.data[:PAGE])
+
+
 def test_remove_namespace_sync_is_bounded(tmp_path):
     """remove_namespace's fsync runs on an I/O thread and is waited for at
     most its timeout (here the I/O threads are held)."""

@@ -9,6 +9,9 @@
 //   t.join_for(bound)   joins them all if all end within `bound`; else throws
 //                       std::runtime_error saying how many still run, joins
 //                       none, and a later call may join them.
+//   t.rejoin(bound)     before starting again: join_for(bound), but throws
+//                       at once while threads an earlier join_for() gave up
+//                       on still run (they may never end).
 //   serve(k, running, failure, worker)   an engine thread's life (below).
 //
 // std::thread::join has no bound, and a thread blocked in a system call
@@ -95,11 +98,25 @@ public:
     void join_for(std::chrono::milliseconds bound)
     {
         std::unique_lock lk(m_);
-        if (!cv_.wait_for(lk, bound, [this] { return ended_ == threads_.size(); }))
+        if (!cv_.wait_for(lk, bound, [this] { return ended_ == threads_.size(); })) {
+            gave_up_ = true;
             throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
                                      std::to_string(threads_.size()) + " still running after " +
                                      seconds_text(bound.count() / 1000.0));
+        }
         join(lk);
+    }
+
+    void rejoin(std::chrono::milliseconds bound)
+    {
+        {
+            std::lock_guard lk(m_);
+            if (gave_up_ && ended_ != threads_.size())
+                throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
+                                         std::to_string(threads_.size()) +
+                                         " from an earlier stop still running; not started");
+        }
+        join_for(bound);
     }
 
     // Joins them if all have ended (at once); whether none is left.
@@ -118,6 +135,7 @@ private:
         std::vector<std::thread> ended = std::move(threads_);
         threads_.clear();
         ended_ = 0;
+        gave_up_ = false;
         lk.unlock();
         for (auto &t : ended)
             t.join(); // each has run its last statement
@@ -128,6 +146,7 @@ private:
     std::condition_variable cv_;
     std::vector<std::thread> threads_;
     size_t ended_ = 0;
+    bool gave_up_ = false; // a join_for() timed out; cleared once they are joined
 };
 
 // Engine thread k: w.bind(), then w.step() while `running`, polling busily

@@ -419,7 +419,7 @@ public:
     {
         if (running_)
             return;
-        threads_.join_for(dream::bound(stop_timeout)); // threads that ended on a failure
+        threads_.rejoin(dream::bound(stop_timeout)); // threads that ended on a failure
         fail_.clear();
         running_ = true;
         for (auto &w : workers_)

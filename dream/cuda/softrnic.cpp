@@ -175,7 +175,8 @@ public:
     {
         if (running_)
             return;
-        stop(dream::bound(stop_timeout)); // threads that ended on a failure
+        threads_.rejoin(dream::bound(stop_timeout)); // threads that ended on a failure
+        retire_workers();
         fail_.clear();
         running_ = true;
         for (int k = 0; k < threads; k++) {
@@ -195,9 +196,7 @@ public:
     {
         running_ = false;
         threads_.join_for(bound);
-        for (auto &w : workers_)
-            retired_batches_ += w->batches();
-        workers_.clear();
+        retire_workers();
     }
 
     void shutdown(std::chrono::milliseconds bound) { stop(bound); }
@@ -284,6 +283,14 @@ public:
     std::atomic<bool> running_{false};
 
 private:
+    // Once their threads are joined: the workers' counts kept, the workers dropped.
+    void retire_workers()
+    {
+        for (auto &w : workers_)
+            retired_batches_ += w->batches();
+        workers_.clear();
+    }
+
     std::map<uint32_t, Region> regions_;
     uint32_t next_key_ = 1;
     std::unique_ptr<Worker> poller_;
