@@ -448,8 +448,9 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * lane needs a page, lanes 1..DREAM_AHEAD after it each load the page that
  * many strides further on (a warp walking a column of a row-major matrix
  * faults once per DREAM_AHEAD + 1 rows, not once per row). Such a lane
- * loads its page only if it finds it INVALID, wins the claim and gets a
- * free frame at once; otherwise it stops, having waited for nothing. A
+ * loads its page only if it finds it INVALID (dream_ahead_page), wins the
+ * claim and gets a free frame at once; otherwise it stops, having waited
+ * for nothing: it ends in its first pass of the loop. A
  * loaded page is published and unlocked as any other (O1), without a pin.
  *
  * The runtime compiles it once per backend in a module of its own, capped at
@@ -498,8 +499,6 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     e = now;
                 }
                 where = DREAM_WAIT_PAGE;
-            } else if (pre && !claimed && st != DREAM_PTE_INVALID) {
-                done = true; /* resident or on its way: nothing to read ahead */
             } else if (st == DREAM_PTE_VALID || (st == DREAM_PTE_LOADING && f != DREAM_FRAME_NONE)) {
                 frame = dream_pin(rt, pte, e);
                 if (frame >= 0) {
