@@ -334,7 +334,7 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
     pages = -(-n * 4 // page)
     h = np.arange(n, dtype=np.int32)
     with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
-        flags = lambda arr: np.frombuffer(arr.kernel_arg(rt._launch_flags()), abi.PTR_ARG)[0]["abi"]["flags"] & abi.PTR_NO_EVICT
+        flags = lambda arr: np.frombuffer(arr.kernel_arg(rt._launch_flags(1)), abi.PTR_ARG)[0]["abi"]["flags"] & abi.PTR_NO_EVICT
         a, b = rt.array(h), rt.array(2 * h)
         assert flags(a) == abi.PTR_NO_EVICT
         out = cupy.zeros(1, np.uint64)
@@ -384,7 +384,7 @@ def test_no_eviction_writes_reach_the_backing_store(make_rt):
     with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
         from dream.runtime import abi
         a = rt.array(h)
-        assert rt._launch_flags() & abi.PTR_NO_EVICT
+        assert rt._launch_flags(1) & abi.PTR_NO_EVICT
         threads = -(-n // chunk)
         rw = rt.kernel(NO_EVICT_RW, "rw")
         rw(-(-threads // BLOCK), BLOCK, (a, np.uint64(n), np.uint64(chunk)))
@@ -477,7 +477,7 @@ def test_arrays_at_home_beside_arrays_that_load(make_rt):
         assert rt._at_home() == {a.slot}
         k = rt.kernel(MIXED, "mix")
         args = (a, b, np.uint64(n), np.uint64(chunk))
-        packed, resident = k._pack(args)
+        packed, resident = k._pack(args, 1)
         assert not resident
         flags = [np.frombuffer(packed[o:o + abi.PTR.itemsize], abi.PTR)[0]["flags"] & abi.PTR_AT_HOME
                  for o, _ in k._params[:2]]
@@ -527,6 +527,65 @@ def test_column_walks_read_ahead(make_rt):
             st = rt.stats()
             assert st.pages_in == pages and st.ahead > pages // 2, st
             _check_at_home(rt)
+
+
+COLUMNS_COPY = r'''
+extern "C" __global__ void cols_copy(dream_ptr<int> m, dream_ptr<int> w, unsigned long long rows,
+                                     unsigned long long ncols, long long *out) {
+    const unsigned long long j = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (j >= ncols) return;
+    long long s = 0;
+    for (unsigned long long r = 0; r < rows; r++) {
+        const int v = m[r * ncols + j];
+        w[r * ncols + j] = v + 1;
+        s += v;
+    }
+    out[j] = s;
+}
+
+extern "C" __global__ void rows_sum(dream_ptr<int> m, unsigned long long rows, unsigned long long ncols,
+                                    long long *out) {
+    const unsigned long long r = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    long long s = 0;
+    for (unsigned long long j = 0; j < ncols; j++)
+        s += m[r * ncols + j];
+    out[r] = s;
+}'''
+
+
+def test_read_ahead_while_evicting(make_rt):
+    # A launch that evicts reads ahead when the ring has 2 * (AHEAD + 1)
+    # frames for each warp it holds, and only for a warp moving as one
+    # stream: here warps walk columns (2 pages a row) of m, reading, and of
+    # w, writing, through a ring of an eighth of the data, so read-ahead
+    # lanes evict pages and write dirty ones back; then each thread walks a
+    # row of its own (32 streams a warp): no read-ahead there
+    import cupy
+    from dream.runtime import abi
+    page, rows, ncols = 4096, 2048, 2048
+    m = (np.arange(rows * ncols, dtype=np.int64) * 7919 % 100_003).astype(np.int32).reshape(rows, ncols)
+    warps = ncols // 32
+    frames = 2 * (abi.AHEAD + 1) * warps + 16
+    with make_rt(page_size=page, gpu_memory=frames * page) as rt:
+        assert rt._launch_flags(warps) & abi.PTR_AHEAD and not rt._launch_flags(frames) & abi.PTR_AHEAD
+        a, w = rt.array(m.reshape(-1), name="m"), rt.zeros(rows * ncols, np.int32, name="w")
+        assert not rt._launch_flags(warps) & abi.PTR_NO_EVICT
+        k = rt.kernel(COLUMNS_COPY, "cols_copy")
+        out = cupy.zeros(ncols, np.int64)
+        rt.reset_stats()
+        k(-(-ncols // BLOCK), BLOCK, (a, w, np.uint64(rows), np.uint64(ncols), out))
+        np.testing.assert_array_equal(out.get(), m.sum(axis=0, dtype=np.int64))
+        st = rt.stats()
+        pages = m.nbytes // page
+        assert st.ahead > pages // 2 and st.writebacks > 0 and st.evictions > pages, st
+        np.testing.assert_array_equal(w.to_numpy().reshape(rows, ncols), m + 1)
+        rt.reset_stats()
+        sums = cupy.zeros(rows, np.int64)
+        k = rt.kernel(COLUMNS_COPY, "rows_sum")
+        k(-(-rows // BLOCK), BLOCK, (a, np.uint64(rows), np.uint64(ncols), sums))
+        np.testing.assert_array_equal(sums.get(), m.sum(axis=1, dtype=np.int64))
+        assert rt.stats().ahead == 0 and rt.stats().evictions > 0
 
 
 def test_no_eviction_across_epoch_wraps(make_rt):

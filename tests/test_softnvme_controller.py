@@ -562,7 +562,7 @@ def test_start_refuses_while_a_stopped_thread_still_runs(tmp_path):
     with pytest.raises(RuntimeError, match="still running after"):
         s.eng.stop(timeout=0.3)
     t0 = time.monotonic()
-    with pytest.raises(RuntimeError, match=r"engine threads: 1 of 1 from an earlier stop still running; "
+    with pytest.raises(RuntimeError, match=r"engine threads: 1 of 1 still running from an earlier stop; "
                                            r"not started"):
         s.eng.start()
     assert time.monotonic() - t0 < 2

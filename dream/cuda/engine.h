@@ -100,9 +100,7 @@ public:
         std::unique_lock lk(m_);
         if (!cv_.wait_for(lk, bound, [this] { return ended_ == threads_.size(); })) {
             gave_up_ = true;
-            throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
-                                     std::to_string(threads_.size()) + " still running after " +
-                                     seconds_text(bound.count() / 1000.0));
+            throw std::runtime_error(running() + " after " + seconds_text(bound.count() / 1000.0));
         }
         join(lk);
     }
@@ -112,9 +110,7 @@ public:
         {
             std::lock_guard lk(m_);
             if (gave_up_ && ended_ != threads_.size())
-                throw std::runtime_error(what_ + ": " + std::to_string(threads_.size() - ended_) + " of " +
-                                         std::to_string(threads_.size()) +
-                                         " from an earlier stop still running; not started");
+                throw std::runtime_error(running() + " from an earlier stop; not started");
         }
         join_for(bound);
     }
@@ -130,6 +126,13 @@ public:
     }
 
 private:
+    // "what: N of M still running" (under m_)
+    std::string running() const
+    {
+        return what_ + ": " + std::to_string(threads_.size() - ended_) + " of " + std::to_string(threads_.size()) +
+               " still running";
+    }
+
     void join(std::unique_lock<std::mutex> &lk)
     {
         std::vector<std::thread> ended = std::move(threads_);

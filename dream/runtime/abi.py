@@ -29,6 +29,7 @@ PTR = np.dtype([
 ])
 PTR_NO_EVICT = 1
 PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home, home_dirty set)
+PTR_AHEAD = 4         # faults may read ahead (always with PTR_NO_EVICT; else if the ring has room)
 PTR_EPOCH_SHIFT, PTR_EPOCH_MASK = 8, 0xFF   # the launch's epoch in flags
 AHEAD, AHEAD_STRIDE = 8, 64   # read-ahead: pages loaded ahead of a fault, largest stride followed
 
@@ -71,7 +72,8 @@ def constants() -> dict:
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
         "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
-        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_ARRAY_HOME": ARRAY_HOME,
+        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_PTR_AHEAD": PTR_AHEAD,
+        "DREAM_ARRAY_HOME": ARRAY_HOME,
         "DREAM_PTR_EPOCH_SHIFT": PTR_EPOCH_SHIFT, "DREAM_PTR_EPOCH_MASK": PTR_EPOCH_MASK,
         "DREAM_AHEAD": AHEAD, "DREAM_AHEAD_STRIDE": AHEAD_STRIDE,
         "DREAM_PTE_GEN_MASK": PTE_GEN_MASK, "DREAM_PTE_EPOCH_SHIFT": PTE_EPOCH_SHIFT,

@@ -67,6 +67,7 @@ class Kernel:
                                          tuple(options), f"{name}.cu", resident)
             self._funcs[resident] = rt._load(image).function(lowered[name])
         self._params = param_layout(self._funcs[False])
+        self._per_sm = {}   # (threads per block, shared memory) -> blocks an SM holds
 
     def __call__(self, grid, block, args=(), shared_mem: int = 0):
         grid = _dim3(grid, f"kernel {self.name}: grid")
@@ -75,7 +76,8 @@ class Kernel:
         if len(args) != len(self._params):
             raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
                                       f"argument(s), got {len(args)}")
-        packed, resident = self._pack(args)
+        warps = -(-block[0] * block[1] * block[2] // 32) * self.resident_blocks(grid, block, shared_mem)
+        packed, resident = self._pack(args, warps)
         try:
             self.rt._launch(self._funcs[resident], grid, block, packed,
                             [o for o, _ in self._params], shared_mem, self.name)
@@ -83,14 +85,14 @@ class Kernel:
             if not resident:   # its loads (and evictions) change which arrays are at home
                 self.rt._forget_homes()
 
-    def _pack(self, args) -> tuple[bytes, bool]:
-        """The launch's parameters, and whether it takes the resident build:
-        it evicts nothing and each of its dream arrays is at home (each
-        array at home is accessed there in either build: abi.h
-        DREAM_PTR_AT_HOME)."""
+    def _pack(self, args, warps: int) -> tuple[bytes, bool]:
+        """The launch's parameters (`warps`: how many it holds at once), and
+        whether it takes the resident build: it evicts nothing and each of
+        its dream arrays is at home (each array at home is accessed there in
+        either build: abi.h DREAM_PTR_AT_HOME)."""
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
-        flags = self.rt._launch_flags()
+        flags = self.rt._launch_flags(warps)
         home = self.rt._at_home() if flags & abi.PTR_NO_EVICT else set()
         slots = [a.slot for a in args if isinstance(a, DreamArray)]
         resident = bool(slots) and set(slots) <= home
@@ -112,10 +114,15 @@ class Kernel:
             buf[off:off + size] = b
         return bytes(buf), resident
 
-    def resident_threads(self, grid, block, shared_mem=0) -> int:
-        """Threads of this launch that can be on the GPU at once (of the
+    def resident_blocks(self, grid, block, shared_mem=0) -> int:
+        """Blocks of this launch that can be on the GPU at once (of the
         build with more: the two may differ in registers)."""
         tpb = block[0] * block[1] * block[2]
-        blocks = grid[0] * grid[1] * grid[2]
-        per_sm = max(max_blocks_per_sm(f, tpb, shared_mem) for f in self._funcs.values())
-        return min(blocks, per_sm * self.rt.gpu.sms) * tpb
+        key = (tpb, shared_mem)
+        if key not in self._per_sm:
+            self._per_sm[key] = max(max_blocks_per_sm(f, tpb, shared_mem) for f in self._funcs.values())
+        return min(grid[0] * grid[1] * grid[2], self._per_sm[key] * self.rt.gpu.sms)
+
+    def resident_threads(self, grid, block, shared_mem=0) -> int:
+        """Threads of this launch that can be on the GPU at once."""
+        return self.resident_blocks(grid, block, shared_mem) * block[0] * block[1] * block[2]

@@ -162,6 +162,13 @@ typedef struct dream_ptr_abi {
 /* With DREAM_PTR_NO_EVICT: every page of this array is VALID in its home, so
  * home and home_dirty are set and accesses go there (fault.cuh, O7). */
 #define DREAM_PTR_AT_HOME 2u
+/* Faults may read ahead (fault.cuh, dream_fault): set in every launch under
+ * DREAM_PTR_NO_EVICT (read-ahead takes only free frames there), and in a
+ * launch that evicts when the ring has 2 * (DREAM_AHEAD + 1) frames for each
+ * warp it can hold at once: there a fault reads ahead only for a warp that
+ * moves as one stream (all its lanes on the page), so the pages read ahead
+ * for all of them take at most half the ring and live until they are used. */
+#define DREAM_PTR_AHEAD 4u
 /* The launch's epoch (bits 8-15 of flags): the host counts launches, which
  * run one at a time on the runtime's stream; a load made VALID in this
  * launch carries it (fault.cuh, O6). */
@@ -171,10 +178,10 @@ typedef struct dream_ptr_abi {
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with
  * an acquire load (or pinned, or loaded, on the slow path), with bit 0 set
- * once a write marked its frame dirty, and the address of that frame; used
- * only under DREAM_PTR_NO_EVICT, where it also gives a fault the stride to
- * read ahead by. Keyed by the entry's address, so the host's zeros match no
- * page. */
+ * once a write marked its frame dirty, and the address of that frame; the
+ * frame is used only under DREAM_PTR_NO_EVICT (in a launch that evicts, the
+ * entry alone is kept). The entry gives a fault the stride to read ahead by.
+ * Keyed by the entry's address, so the host's zeros match no page. */
 #define DREAM_HINT_DIRTY 1ull
 typedef struct dream_hint {
     uint64_t pte;

@@ -404,13 +404,20 @@ __device__ __forceinline__ uint64_t dream_pages(const dream_ptr_abi &p)
 
 /* Read-ahead: the stride from the page of the thread's last access through
  * this dream_ptr (its hint's entry, `prev`) to `page`, or 0 when there is
- * none to follow (dream_fault). */
-__device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev)
+ * none to follow (dream_fault). Only in a launch that may read ahead
+ * (DREAM_PTR_AHEAD), and in one that evicts only for a warp that moves as
+ * one stream (`peers`, the lanes on the page, are all of it): the host
+ * bounds the pages read ahead by the warps it can hold, not by threads. */
+__device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev,
+                                                      unsigned peers)
 {
     const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
-    if (!(p.flags & DREAM_PTR_NO_EVICT) || at < base || (at - base) / sizeof(uint64_t) >= dream_pages(p))
+    if (!(p.flags & DREAM_PTR_AHEAD) || (!(p.flags & DREAM_PTR_NO_EVICT) && peers != 0xFFFFFFFFu) || at < base)
         return 0;
-    const long long s = (long long)page - (long long)((at - base) / sizeof(uint64_t));
+    const uint64_t last = (at - base) / sizeof(uint64_t);
+    if (last >= dream_pages(p))
+        return 0;
+    const long long s = (long long)page - (long long)last;
     return s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE ? (int32_t)s : 0;
 }
 
@@ -442,16 +449,19 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * page and returns the frame it pinned, or -1 after recording an error. `e`
  * is the entry the fast path saw.
  *
- * Read-ahead (O6 only). `ahead` is the stride, in pages, from the page a
- * need lane's thread accessed before to the one it faults (0: none; at
- * most DREAM_AHEAD_STRIDE either way). When the whole warp is here and one
- * lane needs a page, lanes 1..DREAM_AHEAD after it each load the page that
- * many strides further on (a warp walking a column of a row-major matrix
- * faults once per DREAM_AHEAD + 1 rows, not once per row). Such a lane
- * loads its page only if it finds it INVALID (dream_ahead_page), wins the
- * claim and gets a free frame at once; otherwise it stops, having waited
- * for nothing: it ends in its first pass of the loop. A
- * loaded page is published and unlocked as any other (O1), without a pin.
+ * Read-ahead. `ahead` is the stride, in pages, from the page a need lane's
+ * thread accessed before to the one it faults (0: none; at most
+ * DREAM_AHEAD_STRIDE either way; dream_ahead_stride says when there is
+ * one). When the whole warp is here and one lane needs a page, lanes
+ * 1..DREAM_AHEAD after it each load the page that many strides further on
+ * (a warp walking a column of a row-major matrix faults once per
+ * DREAM_AHEAD + 1 rows, not once per row). Such a lane loads its page only
+ * if it finds it INVALID (dream_ahead_page), wins the claim and gets a
+ * frame at once (in O6 a free one; else any the ring gives, its victim
+ * evicted and written back as for a demand load); otherwise it stops,
+ * having waited for nothing but its own transfers: it ends in its first
+ * pass of the loop. A loaded page is published and unlocked as any other
+ * (O1), without a pin.
  *
  * The runtime compiles it once per backend in a module of its own, capped at
  * 128 registers, and links it to each kernel (compile.py, link_kernel; user
@@ -653,19 +663,16 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     }
     /* counted last, after every fence of the fault: each one waited for the
        counters' atomics before it (0.7 us of a serial fault) */
-    if (pre && loaded) {
-        dream_count(counters, DREAM_C_AHEAD, 1);
+    if (loaded) {
         dream_count(counters, DREAM_C_PAGES_IN, 1);
         dream_count(counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
+        if (pre)
+            dream_count(counters, DREAM_C_AHEAD, 1);
     }
     if (need) {
         dream_count(counters, DREAM_C_FAULTS, 1);
-        if (loaded) {
-            dream_count(counters, DREAM_C_PAGES_IN, 1);
-            dream_count(counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
-        } else if (frame >= 0) { /* served by another warp's load */
+        if (!loaded && frame >= 0) /* served by another warp's load */
             dream_count(counters, DREAM_C_COALESCED, 1);
-        }
         dream_count(counters, DREAM_C_WAIT_NS, dream_now() - t_start);
     }
     return frame;
@@ -726,8 +733,8 @@ template <class T> struct dream_done {
  * frame still belongs to the page and is pinned, and counts any failure
  * (DREAM_C_VERIFY_*): a check of this protocol for stress tests.
  *
- * `prev` is the thread's hint (O6): a fault follows the stride from its
- * page (dream_fault's read-ahead). */
+ * `prev` is the entry of the thread's hint: a fault follows the stride
+ * from its page (dream_fault's read-ahead). */
 template <class T, class F>
 __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint64_t page, uint64_t off,
                                                          unsigned mask, bool pending, bool write,
@@ -752,7 +759,8 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         }
         const bool need = lane == leader && frame < 0;
         if (dream_any(mask, need)) {
-            const int got = dream_fault(rt, p, page, mask, need, e, need ? dream_ahead_stride(p, page, prev) : 0);
+            const int got =
+                dream_fault(rt, p, page, mask, need, e, need ? dream_ahead_stride(p, page, prev, peers) : 0);
             if (need)
                 frame = got;
         }
@@ -932,6 +940,8 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
                 h = {(uint64_t)pte | DREAM_HINT_DIRTY, s.base};
         }
     }
+    if (!(p.flags & DREAM_PTR_NO_EVICT))
+        h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
     dream_exit_if_aborted(rt, r.done);
     return r;
 #endif
@@ -1018,6 +1028,8 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
                 h = {(uint64_t)pte, s.base};
         }
     }
+    if (!(p.flags & DREAM_PTR_NO_EVICT))
+        h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
     dream_exit_if_aborted(rt, done);
     return v;
 #endif
