@@ -568,9 +568,9 @@ def test_read_ahead_while_evicting(make_rt):
     warps = ncols // 32
     frames = 2 * (abi.AHEAD + 1) * warps + 16
     with make_rt(page_size=page, gpu_memory=frames * page) as rt:
-        assert rt._launch_flags(warps) & abi.PTR_AHEAD and not rt._launch_flags(frames) & abi.PTR_AHEAD
         a, w = rt.array(m.reshape(-1), name="m"), rt.zeros(rows * ncols, np.int32, name="w")
         assert not rt._launch_flags(warps) & abi.PTR_NO_EVICT
+        assert rt._launch_flags(warps) & abi.PTR_AHEAD and not rt._launch_flags(frames) & abi.PTR_AHEAD
         k = rt.kernel(COLUMNS_COPY, "cols_copy")
         out = cupy.zeros(ncols, np.int64)
         rt.reset_stats()

@@ -2,29 +2,42 @@
  * divergent code: sync.cuh dream_group_mask) copies the page itself between
  * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
  * no doorbell: each request is a 16-byte copy over the group's lanes with
- * eight loads in flight per lane. */
+ * eight loads in flight per lane and page, two pages at a time. */
 #pragma once
 #include "dream/transport.cuh"
 
 #define DREAM_COPY_UNROLL 8
+/* Pages one copy loop moves together: a lane's loads from pinned host memory
+ * wait a PCIe round trip (about 1.8 us on an H100), so a warp moves 32 lanes
+ * x DREAM_COPY_UNROLL x 16 bytes per round trip; a fault that reads ahead
+ * (fault.cuh) brings nine pages in one call, which two at a time take five
+ * round trips, not nine. Each page in flight holds 32 registers a lane. */
+#define DREAM_COPY_PAGES 2
 
-__device__ __forceinline__ void dream_warp_copy(uint4 *to, const uint4 *from, uint32_t n16,
-                                                uint32_t rank, uint32_t nlanes)
+/* Copies the first `pages` of from[] to to[] (n16 16-byte pieces each) over
+ * the group's lanes, DREAM_COPY_UNROLL loads of each page in flight at once. */
+__device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PAGES],
+                                                const uint4 *const (&from)[DREAM_COPY_PAGES], int pages,
+                                                uint32_t n16, uint32_t rank, uint32_t nlanes)
 {
     for (uint32_t k = rank; k < n16; k += DREAM_COPY_UNROLL * nlanes) {
-        uint4 v[DREAM_COPY_UNROLL];
+        uint4 v[DREAM_COPY_PAGES][DREAM_COPY_UNROLL];
 #pragma unroll
-        for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
-            const uint32_t j = k + u * nlanes;
-            if (j < n16)
-                v[u] = __ldcg(from + j);
-        }
+        for (int q = 0; q < DREAM_COPY_PAGES; q++)
 #pragma unroll
-        for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
-            const uint32_t j = k + u * nlanes;
-            if (j < n16)
-                __stcg(to + j, v[u]);
-        }
+            for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
+                const uint32_t j = k + u * nlanes;
+                if (q < pages && j < n16)
+                    v[q][u] = __ldcg(from[q] + j);
+            }
+#pragma unroll
+        for (int q = 0; q < DREAM_COPY_PAGES; q++)
+#pragma unroll
+            for (int u = 0; u < DREAM_COPY_UNROLL; u++) {
+                const uint32_t j = k + u * nlanes;
+                if (q < pages && j < n16)
+                    __stcg(to[q] + j, v[q][u]);
+            }
     }
 }
 
@@ -38,19 +51,27 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const uint32_t nlanes = __popc(mask);
     const uint32_t n16 = (1u << rt->page_shift) >> 4;
     const uint32_t requests = __popc(todo);
-    while (todo) {
-        const int src = __ffs(todo) - 1;
-        todo &= todo - 1;
-        const uint64_t page = __shfl_sync(mask, r.page, src);
-        const uint32_t slot = __shfl_sync(mask, r.slot, src);
-        const uint32_t frame = __shfl_sync(mask, r.frame, src);
-        const uint32_t dir = __shfl_sync(mask, r.dir, src);
-        uint4 *host = (uint4 *)(rt->arrays[slot].backing + (page << rt->page_shift));
-        uint4 *dev = (uint4 *)dream_frame_addr(rt, frame);
-        if (dir == DREAM_IO_READ)
-            dream_warp_copy(dev, host, n16, rank, nlanes);
-        else
-            dream_warp_copy(host, dev, n16, rank, nlanes);
+    while (todo) { /* todo is the group's: every lane takes the same turns */
+        uint4 *to[DREAM_COPY_PAGES] = {};
+        const uint4 *from[DREAM_COPY_PAGES] = {};
+        int pages = 0;
+#pragma unroll
+        for (int q = 0; q < DREAM_COPY_PAGES; q++) {
+            if (!todo)
+                break;
+            const int src = __ffs(todo) - 1;
+            todo &= todo - 1;
+            const uint64_t page = __shfl_sync(mask, r.page, src);
+            const uint32_t slot = __shfl_sync(mask, r.slot, src);
+            const uint32_t frame = __shfl_sync(mask, r.frame, src);
+            const uint32_t dir = __shfl_sync(mask, r.dir, src);
+            uint4 *host = (uint4 *)(rt->arrays[slot].backing + (page << rt->page_shift));
+            uint4 *dev = (uint4 *)dream_frame_addr(rt, frame);
+            to[q] = dir == DREAM_IO_READ ? dev : host;
+            from[q] = dir == DREAM_IO_READ ? host : dev;
+            pages++;
+        }
+        dream_warp_copy(to, from, pages, n16, rank, nlanes);
     }
     __syncwarp(mask);
     /* the copies land before the caller publishes the page; host writes must
