@@ -55,12 +55,16 @@ __device__ void check32(u64 *bad, u64 op, unsigned got, u64 i, u64 nb) {
     report(bad, (got >> 28) == 2u && (got & 0x0FFFFFFFu) < nb ? 0 : 1, op, got, TAG32(i));
 }
 
+/* together: the op numbers of each 256 consecutive threads are permuted so
+   that a warp's 32 lanes make ops of one kind at once (the whole warp in one
+   access: its faults gather, fault.cuh); the set of ops is the same */
 extern "C" __global__ void stress(dream_ptr<u64> a, dream_ptr<unsigned> b, dream_ptr<u64> w,
-                                  dream_ptr<unsigned> h, u64 round, u64 *bad) {
+                                  dream_ptr<unsigned> h, u64 round, u64 *bad, int together) {
     const u64 na = a.size(), nb = b.size(), nw = w.size(), nh = h.size();
     const u64 stride = 4096 / sizeof(unsigned) + 1;
-    for (u64 op = blockIdx.x * (u64)blockDim.x + threadIdx.x; op < 8 * nw;
-         op += (u64)gridDim.x * blockDim.x) {
+    for (u64 t = blockIdx.x * (u64)blockDim.x + threadIdx.x; t < 8 * nw;
+         t += (u64)gridDim.x * blockDim.x) {
+        const u64 op = together ? (t & ~255ull) | ((t & 31) << 3) | ((t >> 5) & 7) : t;
         const u64 r = mix(op ^ (round << 48)), k = op >> 3;
         switch (op & 7) {
         case 0: case 1: { const u64 i = r % na; check64(bad, op, a[i], TAG(1, 0, i), na, nw); break; }
@@ -125,13 +129,16 @@ def bad_pages(data: np.ndarray, bad: np.ndarray, per_page: int, most: int = 4) -
     return out
 
 
-def run_stress(rt, *, na: int, nb: int, nw: int, nh: int, rounds: int, grid=None, block=256):
+def run_stress(rt, *, na: int, nb: int, nw: int, nh: int, rounds: int, grid=None, block=256,
+               together=False):
     """Runs `rounds` launches of the stress kernel on runtime `rt` and checks
     everything. Returns a dict: mismatch counts by kind (in-kernel and in the
     final data), the first mismatch, stats, seconds. grid=None: as many blocks
-    as can be resident."""
+    as can be resident. together: each warp's lanes make ops of one kind at
+    once (the kernel's comment)."""
     import cupy
-    assert nw & (nw - 1) == 0 and nb < 1 << 28
+    assert nw & (nw - 1) == 0 and nb < 1 << 28 and nw >= 32
+    assert not together or block % 256 == 0, "together permutes ops within 256 threads"
     a = rt.array(tag(1, 0, np.arange(na, dtype=np.uint64)), name="a")
     b = rt.array(((2 << 28) | np.arange(nb)).astype(np.uint32), name="b")
     w = rt.array(tag(3, 0, np.arange(nw, dtype=np.uint64)), name="w")
@@ -143,7 +150,7 @@ def run_stress(rt, *, na: int, nb: int, nw: int, nh: int, rounds: int, grid=None
     rt.reset_stats()
     t0 = time.perf_counter()
     for rnd in range(1, rounds + 1):
-        k(grid, block, (a, b, w, h, np.uint64(rnd), bad))
+        k(grid, block, (a, b, w, h, np.uint64(rnd), bad, np.int32(together)))
     seconds = time.perf_counter() - t0
     stats = rt.stats().as_dict()
     counts = bad.get()

@@ -314,8 +314,8 @@ def test_streaming_read_loads_each_page_once(make_rt):
         assert s.bytes_in == a.n_pages * page
         # every fault was a load or served by another warp's load; the other
         # loads were read ahead of a fault (grid-stride warps: a stride of a
-        # few pages)
-        assert s.faults == s.pages_in - s.ahead + s.coalesced
+        # few pages) or gathered (none here: a warp's access is on one page)
+        assert s.faults == s.pages_in - s.ahead - s.gathered + s.coalesced
         # a second pass finds everything resident: no fault, no retry
         rt.reset_stats()
         rt.kernel(typed(SUM, np.int32), "total")(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
@@ -509,7 +509,7 @@ extern "C" __global__ void cols(dream_ptr<int> m, unsigned long long rows, unsig
 
 def test_column_walks_read_ahead(make_rt):
     # O6 read-ahead: warps walking columns of a row-major matrix fault a page
-    # and load the next DREAM_AHEAD rows' pages (down, then up the columns);
+    # and load the next DREAM_AHEAD_MAX rows' pages (down, then up the columns);
     # every page loads once, none past either end, and the sums are exact
     import cupy
     page, rows, ncols = 4096, 600, 3 * 1024 + 512   # 3.5 pages a row: strides of 3 and 4 pages
@@ -555,22 +555,23 @@ extern "C" __global__ void rows_sum(dream_ptr<int> m, unsigned long long rows, u
 
 
 def test_read_ahead_while_evicting(make_rt):
-    # A launch that evicts reads ahead when the ring has 2 * (AHEAD + 1)
+    # A launch that evicts reads ahead d pages when the ring has 2 * (d + 1)
     # frames for each warp it holds, and only for a warp moving as one
     # stream: here warps walk columns (2 pages a row) of m, reading, and of
     # w, writing, through a ring of an eighth of the data, so read-ahead
     # lanes evict pages and write dirty ones back; then each thread walks a
-    # row of its own (32 streams a warp): no read-ahead there
+    # row of its own (32 streams a warp): no read-ahead there, but a fault
+    # gathers the pages of other rows the warp waits for
     import cupy
     from dream.runtime import abi
     page, rows, ncols = 4096, 2048, 2048
     m = (np.arange(rows * ncols, dtype=np.int64) * 7919 % 100_003).astype(np.int32).reshape(rows, ncols)
     warps = ncols // 32
-    frames = 2 * (abi.AHEAD + 1) * warps + 16
+    frames = 2 * (8 + 1) * warps + 16
     with make_rt(page_size=page, gpu_memory=frames * page) as rt:
         a, w = rt.array(m.reshape(-1), name="m"), rt.zeros(rows * ncols, np.int32, name="w")
-        assert not rt._launch_flags(warps) & abi.PTR_NO_EVICT
-        assert rt._launch_flags(warps) & abi.PTR_AHEAD and not rt._launch_flags(frames) & abi.PTR_AHEAD
+        depth = [rt._launch_flags(n) >> abi.PTR_AHEAD_SHIFT & abi.PTR_AHEAD_MASK for n in (warps, frames // 2)]
+        assert not rt._launch_flags(warps) & abi.PTR_NO_EVICT and depth == [8, 0]
         k = rt.kernel(COLUMNS_COPY, "cols_copy")
         out = cupy.zeros(ncols, np.int64)
         rt.reset_stats()
@@ -585,7 +586,9 @@ def test_read_ahead_while_evicting(make_rt):
         k = rt.kernel(COLUMNS_COPY, "rows_sum")
         k(-(-rows // BLOCK), BLOCK, (a, np.uint64(rows), np.uint64(ncols), sums))
         np.testing.assert_array_equal(sums.get(), m.sum(axis=1, dtype=np.int64))
-        assert rt.stats().ahead == 0 and rt.stats().evictions > 0
+        st = rt.stats()
+        # gathered: a warp's fault also loads up to 8 of the other rows' pages
+        assert st.ahead == 0 and st.gathered > st.pages_in // 2 and st.evictions > 0, st
 
 
 def test_no_eviction_across_epoch_wraps(make_rt):

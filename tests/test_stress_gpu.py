@@ -57,3 +57,25 @@ def test_stress_with_the_ring_holding_every_page(backend):
                             "verify_owner", "verify_pin"):
         assert r[bad] == 0, (bad, r)
     assert r["evictions"] == 0 and 0 < r["pages_in"] <= pages, r
+
+
+@pytest.mark.timeout(300)
+def test_stress_gathering_while_evicting(backend):
+    # The same kernel on 16 blocks, each warp's lanes making ops of one kind
+    # at once: the ring then has 2 * (d + 1) frames per warp for a read-ahead
+    # depth d = 7, so a warp's fault also loads up to 7 other pages its
+    # random reads, writes and atomics wait for (gather), evicting and
+    # writing back as it goes, under the same 16x pressure
+    from dream.runtime import abi
+    (name, options), make = backend
+    grid, block = 16, 256
+    work = dict(WORK[name], nw=WORK[name]["nw"] // 8)
+    with make(page_size=4096, gpu_memory=FRAMES * 4096, timeout="30s") as rt:
+        r = run_stress(rt, na=1 << 23, nb=1 << 23, nh=1 << 20, grid=grid, block=block, together=True, **work)
+        assert rt._launch_flags(grid * block // 32) >> abi.PTR_AHEAD_SHIFT & abi.PTR_AHEAD_MASK == 7
+    print("stress gather", name, options, json.dumps(r))
+    for bad in BAD_NAMES + ("final_a_wrong", "final_b_wrong", "final_w_wrong", "final_h_wrong",
+                            "verify_owner", "verify_pin"):
+        assert r[bad] == 0, (bad, r)
+    st = r["stats"]
+    assert st["gathered"] > st["pages_in"] // 4 and r["writebacks"] > 0 and st["evictions"] > 4 * FRAMES, r

@@ -29,9 +29,9 @@ PTR = np.dtype([
 ])
 PTR_NO_EVICT = 1
 PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home, home_dirty set)
-PTR_AHEAD = 4         # faults may read ahead (always with PTR_NO_EVICT; else if the ring has room)
 PTR_EPOCH_SHIFT, PTR_EPOCH_MASK = 8, 0xFF   # the launch's epoch in flags
-AHEAD, AHEAD_STRIDE = 8, 64   # read-ahead: pages loaded ahead of a fault, largest stride followed
+PTR_AHEAD_SHIFT, PTR_AHEAD_MASK = 16, 0x1F  # the launch's read-ahead depth in flags
+AHEAD_MAX, AHEAD_STRIDE = 31, 64   # read-ahead: most pages loaded ahead of a fault, largest stride followed
 
 HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
 PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
@@ -57,7 +57,7 @@ WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page (or it
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
 COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
             "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced",
-            "retries", "verify_owner", "verify_pin", "ahead")
+            "retries", "verify_owner", "verify_pin", "ahead", "gathered")
 NCOUNTERS = 16
 COUNTER_SHARDS = 256
 
@@ -72,10 +72,10 @@ def constants() -> dict:
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
         "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
-        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_PTR_AHEAD": PTR_AHEAD,
-        "DREAM_ARRAY_HOME": ARRAY_HOME,
+        "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_ARRAY_HOME": ARRAY_HOME,
+        "DREAM_PTR_AHEAD_SHIFT": PTR_AHEAD_SHIFT, "DREAM_PTR_AHEAD_MASK": PTR_AHEAD_MASK,
         "DREAM_PTR_EPOCH_SHIFT": PTR_EPOCH_SHIFT, "DREAM_PTR_EPOCH_MASK": PTR_EPOCH_MASK,
-        "DREAM_AHEAD": AHEAD, "DREAM_AHEAD_STRIDE": AHEAD_STRIDE,
+        "DREAM_AHEAD_MAX": AHEAD_MAX, "DREAM_AHEAD_STRIDE": AHEAD_STRIDE,
         "DREAM_PTE_GEN_MASK": PTE_GEN_MASK, "DREAM_PTE_EPOCH_SHIFT": PTE_EPOCH_SHIFT,
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,

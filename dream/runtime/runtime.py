@@ -193,15 +193,16 @@ class Runtime:
         """The dream_ptr flags of one launch (abi.h), the same for all its
         arrays: DREAM_PTR_NO_EVICT while the ring has a frame for every page
         of every array (faults then take only free frames, and no frame is
-        reused while the kernel runs); DREAM_PTR_AHEAD then, or while the
-        ring has 2 * (AHEAD + 1) frames for each of the `warps` the launch
-        can hold at once (read-ahead's pages then take at most half of it);
-        and the launch's epoch, counted here: launches run one at a time on
-        the runtime's stream (fault.cuh, O6)."""
+        reused while the kernel runs); the read-ahead depth, AHEAD_MAX then,
+        else the largest d <= AHEAD_MAX whose 2 * (d + 1) frames for each of
+        the `warps` the launch can hold at once the ring has (read-ahead's
+        pages then take at most half of it); and the launch's epoch, counted
+        here: launches run one at a time on the runtime's stream (fault.cuh,
+        O6)."""
         self._epoch = (self._epoch + 1) & abi.PTR_EPOCH_MASK
         fits = sum(a.n_pages for a in self._arrays.values()) <= self.nframes
-        ahead = fits or self.nframes >= 2 * (abi.AHEAD + 1) * warps
-        return ((abi.PTR_NO_EVICT if fits else 0) | (abi.PTR_AHEAD if ahead else 0)
+        depth = abi.AHEAD_MAX if fits else max(0, min(abi.AHEAD_MAX, self.nframes // (2 * warps) - 1))
+        return ((abi.PTR_NO_EVICT if fits else 0) | depth << abi.PTR_AHEAD_SHIFT
                 | self._epoch << abi.PTR_EPOCH_SHIFT)
 
     def array(self, data, name: str | None = None, **backing_options) -> DreamArray:

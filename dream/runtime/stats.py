@@ -28,6 +28,7 @@ class Stats:
     verify_owner: int = 0  # -DDREAM_VERIFY: accesses whose frame held another page after them
     verify_pin: int = 0    # -DDREAM_VERIFY: accesses whose frame was not pinned after them
     ahead: int = 0         # pages read ahead of a fault (in pages_in too)
+    gathered: int = 0      # pages a fault loaded for other lanes of its warp's access (in pages_in too)
     transport: dict = field(default_factory=dict)  # the backend's host-side counters
 
     @classmethod

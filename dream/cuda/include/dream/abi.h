@@ -76,7 +76,9 @@
    frame owned by another page, or not pinned (fault.cuh) */
 #define DREAM_C_VERIFY_OWNER 12
 #define DREAM_C_VERIFY_PIN 13
-#define DREAM_C_AHEAD 14 /* pages loaded ahead of a fault (fault.cuh, read-ahead); in PAGES_IN too */
+#define DREAM_C_AHEAD 14    /* pages loaded ahead of a fault (fault.cuh, read-ahead); in PAGES_IN too */
+#define DREAM_C_GATHERED 15 /* pages a fault loaded for the other lanes of its warp's access (fault.cuh,
+                               gather); in PAGES_IN too */
 #define DREAM_NCOUNTERS 16
 #define DREAM_COUNTER_SHARDS 256
 
@@ -151,9 +153,10 @@ typedef struct dream_ptr_abi {
     uint32_t *home_dirty;
 } dream_ptr_abi;
 
-/* Read-ahead (fault.cuh, dream_fault): pages loaded ahead of a fault, and
- * the largest stride (in pages) between a thread's accesses that it follows. */
-#define DREAM_AHEAD 8
+/* Read-ahead (fault.cuh, dream_fault): the most pages a fault loads ahead
+ * (one per other lane of the warp), and the largest stride (in pages)
+ * between a thread's accesses that it follows. */
+#define DREAM_AHEAD_MAX 31
 #define DREAM_AHEAD_STRIDE 64
 
 /* The ring has a frame for every page of the runtime's arrays: no frame is
@@ -162,18 +165,25 @@ typedef struct dream_ptr_abi {
 /* With DREAM_PTR_NO_EVICT: every page of this array is VALID in its home, so
  * home and home_dirty are set and accesses go there (fault.cuh, O7). */
 #define DREAM_PTR_AT_HOME 2u
-/* Faults may read ahead (fault.cuh, dream_fault): set in every launch under
- * DREAM_PTR_NO_EVICT (read-ahead takes only free frames there), and in a
- * launch that evicts when the ring has 2 * (DREAM_AHEAD + 1) frames for each
- * warp it can hold at once: there a fault reads ahead only for a warp that
- * moves as one stream (all its lanes on the page), so the pages read ahead
- * for all of them take at most half the ring and live until they are used. */
-#define DREAM_PTR_AHEAD 4u
 /* The launch's epoch (bits 8-15 of flags): the host counts launches, which
  * run one at a time on the runtime's stream; a load made VALID in this
  * launch carries it (fault.cuh, O6). */
 #define DREAM_PTR_EPOCH_SHIFT 8
 #define DREAM_PTR_EPOCH_MASK 0xFFu
+/* The launch's read-ahead depth d (bits 16-20 of flags; 0: none): a fault
+ * may load d pages besides its own, ahead of a stream or gathered for the
+ * warp's other lanes (fault.cuh, dream_fault). DREAM_AHEAD_MAX in every
+ * launch under DREAM_PTR_NO_EVICT (such loads take only free frames there);
+ * in a launch that evicts, the largest d <= DREAM_AHEAD_MAX with 2 * (d + 1)
+ * frames for each warp it can hold at once. There a fault reads ahead only
+ * for a warp that moves as one stream (all its lanes on the page), and the
+ * pages it gathers are the next ones its own access takes, so a warp has
+ * about d + 1 such pages loaded and not yet used (at most 2d + 1: a
+ * stream's read-ahead left over while it gathers), all warps together
+ * about half the ring. Deeper is better for a stream: a fault costs its
+ * protocol's round trips once for its d + 1 pages. */
+#define DREAM_PTR_AHEAD_SHIFT 16
+#define DREAM_PTR_AHEAD_MASK 0x1Fu
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
  * entry an access through one thread's copy of a dream_ptr found VALID with
@@ -198,6 +208,7 @@ typedef struct dream_ptr_arg {
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(DREAM_PTE_GEN_MASK + 1 == 1u << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT) &&
                     DREAM_PTR_EPOCH_MASK == 0xFFu, "a generation is the count, then an 8-bit epoch");
+DREAM_STATIC_ASSERT(DREAM_AHEAD_MAX <= DREAM_PTR_AHEAD_MASK && DREAM_AHEAD_MAX < 32, "a depth fits flags and a warp");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 64, "dream_array_desc");
 DREAM_CHECK_OFFSET(dream_array_desc, at_home, 48);
 DREAM_CHECK_OFFSET(dream_array_desc, backing, 24);

@@ -10,8 +10,8 @@
 /* Pages one copy loop moves together: a lane's loads from pinned host memory
  * wait a PCIe round trip (about 1.8 us on an H100), so a warp moves 32 lanes
  * x DREAM_COPY_UNROLL x 16 bytes per round trip; a fault that reads ahead
- * (fault.cuh) brings nine pages in one call, which two at a time take five
- * round trips, not nine. Each page in flight holds 32 registers a lane. */
+ * (fault.cuh) brings up to 32 pages in one call, which two at a time take
+ * half as many round trips. Each page in flight holds 32 registers a lane. */
 #define DREAM_COPY_PAGES 2
 
 /* Copies the first `pages` of from[] to to[] (n16 16-byte pieces each) over

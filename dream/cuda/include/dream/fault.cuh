@@ -402,17 +402,23 @@ __device__ __forceinline__ uint64_t dream_pages(const dream_ptr_abi &p)
     return (p.n * p.elem_size + (1ull << p.page_shift) - 1) >> p.page_shift;
 }
 
+/* The launch's read-ahead depth: pages a fault may load ahead (abi.h). */
+__device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
+{
+    return (flags >> DREAM_PTR_AHEAD_SHIFT) & DREAM_PTR_AHEAD_MASK;
+}
+
 /* Read-ahead: the stride from the page of the thread's last access through
  * this dream_ptr (its hint's entry, `prev`) to `page`, or 0 when there is
- * none to follow (dream_fault). Only in a launch that may read ahead
- * (DREAM_PTR_AHEAD), and in one that evicts only for a warp that moves as
+ * none to follow (dream_fault). Only in a launch that may read ahead (a
+ * depth in its flags), and in one that evicts only for a warp that moves as
  * one stream (`peers`, the lanes on the page, are all of it): the host
  * bounds the pages read ahead by the warps it can hold, not by threads. */
 __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev,
                                                       unsigned peers)
 {
     const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
-    if (!(p.flags & DREAM_PTR_AHEAD) || (!(p.flags & DREAM_PTR_NO_EVICT) && peers != 0xFFFFFFFFu) || at < base)
+    if (!dream_ahead_depth(p.flags) || (!(p.flags & DREAM_PTR_NO_EVICT) && peers != 0xFFFFFFFFu) || at < base)
         return 0;
     const uint64_t last = (at - base) / sizeof(uint64_t);
     if (last >= dream_pages(p))
@@ -421,26 +427,38 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
     return s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE ? (int32_t)s : 0;
 }
 
-/* Read-ahead: whether this lane loads a page ahead of the one need lane's
- * (dream_fault), and then which (`page`, its entry `e`): lanes on the need
- * lane's array only. */
-__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, int32_t ahead,
-                                                 uint64_t &page, uint64_t &e)
+/* Read-ahead and gather: whether this lane loads a page besides the need
+ * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
+ * the whole warp is here, one lane needs a page and the launch has a depth d
+ * (the need lane's flags: every dream_ptr of a launch has the same). Gather
+ * first: lanes with `gather` (each the first of the lanes whose access waits
+ * on one other page, dream_access_pinned) load their own pages, the first d
+ * of them. Else read-ahead: lanes 1..d after the need lane, on its array,
+ * load the pages that many strides (`ahead`) further on. */
+__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool gather,
+                                                 int32_t ahead, uint64_t &page, uint64_t &e)
 {
     const unsigned needers = dream_ballot(mask, need);
     if (mask != 0xFFFFFFFFu || __popc(needers) != 1)
         return false;
     const int leader = __ffs(needers) - 1;
+    const int depth = (int)dream_ahead_depth(__shfl_sync(mask, p.flags, leader));
     const int32_t stride = __shfl_sync(mask, ahead, leader);
     const uint64_t first = __shfl_sync(mask, page, leader);
     const unsigned long long array = __shfl_sync(mask, (unsigned long long)p.pte, leader);
-    const int k = (int)((dream_lane() - leader) & 31);
-    if (stride == 0 || k == 0 || k > DREAM_AHEAD || array != (unsigned long long)p.pte)
-        return false;
-    const long long q = (long long)first + (long long)k * stride;
-    if (q < 0 || (uint64_t)q >= dream_pages(p))
-        return false;
-    page = (uint64_t)q;
+    const unsigned gatherers = dream_ballot(mask, gather);
+    if (gatherers) {
+        if (!gather || __popc(gatherers & ((1u << dream_lane()) - 1)) >= depth)
+            return false;
+    } else {
+        const int k = (int)((dream_lane() - leader) & 31);
+        if (stride == 0 || k == 0 || k > depth || array != (unsigned long long)p.pte)
+            return false;
+        const long long q = (long long)first + (long long)k * stride;
+        if (q < 0 || (uint64_t)q >= dream_pages(p))
+            return false;
+        page = (uint64_t)q;
+    }
     e = dream_ld_relaxed(p.pte + page);
     return dream_pte_state(e) == DREAM_PTE_INVALID;
 }
@@ -449,13 +467,17 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * page and returns the frame it pinned, or -1 after recording an error. `e`
  * is the entry the fast path saw.
  *
- * Read-ahead. `ahead` is the stride, in pages, from the page a need lane's
- * thread accessed before to the one it faults (0: none; at most
- * DREAM_AHEAD_STRIDE either way; dream_ahead_stride says when there is
- * one). When the whole warp is here and one lane needs a page, lanes
- * 1..DREAM_AHEAD after it each load the page that many strides further on
- * (a warp walking a column of a row-major matrix faults once per
- * DREAM_AHEAD + 1 rows, not once per row). Such a lane loads its page only
+ * Gather and read-ahead (dream_ahead_page), when the whole warp is here and
+ * one lane needs a page, up to d other pages (d: the launch's depth,
+ * dream_ahead_depth). Gather: the lanes with `gather` load the other pages
+ * the warp's access waits for, in this one call (a warp gathering from 32
+ * pages faults once, not 32 times in a row). Read-ahead, when none gathers:
+ * `ahead` is the stride, in pages, from the page the need lane's thread
+ * accessed before to the one it faults (0: none; at most DREAM_AHEAD_STRIDE
+ * either way; dream_ahead_stride says when there is one); lanes 1..d after
+ * it each load the page that many strides further on (a warp walking a
+ * column of a row-major matrix faults once per d + 1 rows, not once per
+ * row). Such a lane (`pre`) loads its page only
  * if it finds it INVALID (dream_ahead_page), wins the claim and gets a
  * frame at once (in O6 a free one; else any the ring gives, its victim
  * evicted and written back as for a demand load); otherwise it stops,
@@ -475,12 +497,12 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * __device__ function or variable (tests/test_compile.py checks). */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask, bool need,
-                           uint64_t e, int32_t ahead);
+                           uint64_t e, int32_t ahead, bool gather);
 #else
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask,
-                                        bool need, uint64_t e, int32_t ahead)
+                                        bool need, uint64_t e, int32_t ahead, bool gather)
 {
-    const bool pre = dream_ahead_page(p, mask, need, ahead, page, e);
+    const bool pre = dream_ahead_page(p, mask, need, gather, ahead, page, e);
     uint64_t *pte = p.pte + page;
     int frame = -1;
     bool done = !need && !pre, loaded = false, home = false;
@@ -667,7 +689,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
         dream_count(counters, DREAM_C_PAGES_IN, 1);
         dream_count(counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
         if (pre)
-            dream_count(counters, DREAM_C_AHEAD, 1);
+            dream_count(counters, gather ? DREAM_C_GATHERED : DREAM_C_AHEAD, 1);
     }
     if (need) {
         dream_count(counters, DREAM_C_FAULTS, 1);
@@ -759,8 +781,12 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         }
         const bool need = lane == leader && frame < 0;
         if (dream_any(mask, need)) {
-            const int got =
-                dream_fault(rt, p, page, mask, need, e, need ? dream_ahead_stride(p, page, prev, peers) : 0);
+            /* gather: the first lane on each other page still to do */
+            const bool wait = (todo >> lane & 1) && !mine;
+            const unsigned same = dream_match_any(mask, wait ? key : 0); /* every lane: no && before it */
+            const bool gather = wait && __ffs(same) - 1 == lane;
+            const int got = dream_fault(rt, p, page, mask, need, e,
+                                        need ? dream_ahead_stride(p, page, prev, peers) : 0, gather);
             if (need)
                 frame = got;
         }
@@ -1053,7 +1079,7 @@ __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page
     int frame = l.frame;
     const bool need = l.lead && frame < 0;
     if (dream_any(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need, l.e, 0);
+        const int got = dream_fault(rt, p, page, mask, need, l.e, 0, false);
         if (need)
             frame = got;
     }
