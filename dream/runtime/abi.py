@@ -31,7 +31,7 @@ PTR_NO_EVICT = 1
 PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home, home_dirty set)
 PTR_EPOCH_SHIFT, PTR_EPOCH_MASK = 8, 0xFF   # the launch's epoch in flags
 PTR_AHEAD_SHIFT, PTR_AHEAD_MASK = 16, 0x1F  # the launch's read-ahead depth in flags
-AHEAD_MAX, AHEAD_STRIDE = 31, 64   # read-ahead: most pages loaded ahead of a fault, largest stride followed
+AHEAD_MAX, AHEAD_STRIDE = 31, 64   # most pages a fault loads besides its own (read ahead or gathered), largest stride followed
 
 HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
 PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])

@@ -193,10 +193,11 @@ class Runtime:
         """The dream_ptr flags of one launch (abi.h), the same for all its
         arrays: DREAM_PTR_NO_EVICT while the ring has a frame for every page
         of every array (faults then take only free frames, and no frame is
-        reused while the kernel runs); the read-ahead depth, AHEAD_MAX then,
-        else the largest d <= AHEAD_MAX whose 2 * (d + 1) frames for each of
-        the `warps` the launch can hold at once the ring has (read-ahead's
-        pages then take at most half of it); and the launch's epoch, counted
+        reused while the kernel runs); the read-ahead depth (pages a fault
+        loads besides its own, read ahead or gathered: abi.h), AHEAD_MAX
+        then, else the largest d <= AHEAD_MAX whose 2 * (d + 1) frames for
+        each of the `warps` the launch can hold at once the ring has (those
+        pages then take about half of it); and the launch's epoch, counted
         here: launches run one at a time on the runtime's stream (fault.cuh,
         O6)."""
         self._epoch = (self._epoch + 1) & abi.PTR_EPOCH_MASK
