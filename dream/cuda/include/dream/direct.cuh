@@ -2,7 +2,9 @@
  * divergent code: sync.cuh dream_group_mask) copies the page itself between
  * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
  * no doorbell: each request is a 16-byte copy over the group's lanes with
- * eight loads in flight per lane and page, two pages at a time. */
+ * eight loads in flight per lane and page, two pages at a time (a lone page
+ * as its two halves: a one-lane group, in divergent code, then has sixteen
+ * loads in flight, not eight). */
 #pragma once
 #include "dream/transport.cuh"
 
@@ -13,6 +15,7 @@
  * (fault.cuh) brings up to 32 pages in one call, which two at a time take
  * half as many round trips. Each page in flight holds 32 registers a lane. */
 #define DREAM_COPY_PAGES 2
+static_assert(DREAM_COPY_PAGES >= 2, "a lone page is copied as two halves");
 
 /* Copies the first `pages` of from[] to to[] (n16 16-byte pieces each) over
  * the group's lanes, DREAM_COPY_UNROLL loads of each page in flight at once. */
@@ -71,7 +74,14 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
             from[q] = dir == DREAM_IO_READ ? host : dev;
             pages++;
         }
-        dream_warp_copy(to, from, pages, n16, rank, nlanes);
+        uint32_t n = n16;
+        if (pages == 1) { /* a lone page: its halves in flight together (pages are >= 4 KiB) */
+            n = n16 / 2;
+            to[1] = to[0] + n;
+            from[1] = from[0] + n;
+            pages = 2;
+        }
+        dream_warp_copy(to, from, pages, n, rank, nlanes);
     }
     __syncwarp(mask);
     /* the copies land before the caller publishes the page; host writes must

@@ -431,34 +431,39 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
  * the whole warp is here, one lane needs a page and the launch has a depth d
  * (the need lane's flags: every dream_ptr of a launch has the same). Gather
- * first: lanes with `gather` (each the first of the lanes whose access waits
- * on one other page, dream_access_pinned) load their own pages, the first d
- * of them. Else read-ahead: lanes 1..d after the need lane, on its array,
- * load the pages that many strides (`ahead`) further on. */
-__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool gather,
+ * first: of the lanes with `gather` (each the first of the lanes whose
+ * access waits on one other page, dream_access_pinned), those that find
+ * their page INVALID load it, the first d of them; `gather` is left true on
+ * exactly those. Else read-ahead: lanes 1..d after the need lane, on its
+ * array, load the pages that many strides (`ahead`) further on. */
+__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool &gather,
                                                  int32_t ahead, uint64_t &page, uint64_t &e)
 {
     const unsigned needers = dream_ballot(mask, need);
-    if (mask != 0xFFFFFFFFu || __popc(needers) != 1)
+    if (mask != 0xFFFFFFFFu || __popc(needers) != 1) {
+        gather = false;
         return false;
+    }
     const int leader = __ffs(needers) - 1;
     const int depth = (int)dream_ahead_depth(__shfl_sync(mask, p.flags, leader));
+    if (gather) /* a page already resident or loading takes no slot */
+        e = dream_ld_relaxed(p.pte + page);
+    gather = gather && dream_pte_state(e) == DREAM_PTE_INVALID;
+    const unsigned gatherers = dream_ballot(mask, gather);
+    if (gatherers) { /* uniform */
+        gather = gather && __popc(gatherers & ((1u << dream_lane()) - 1)) < depth;
+        return gather;
+    }
     const int32_t stride = __shfl_sync(mask, ahead, leader);
     const uint64_t first = __shfl_sync(mask, page, leader);
     const unsigned long long array = __shfl_sync(mask, (unsigned long long)p.pte, leader);
-    const unsigned gatherers = dream_ballot(mask, gather);
-    if (gatherers) {
-        if (!gather || __popc(gatherers & ((1u << dream_lane()) - 1)) >= depth)
-            return false;
-    } else {
-        const int k = (int)((dream_lane() - leader) & 31);
-        if (stride == 0 || k == 0 || k > depth || array != (unsigned long long)p.pte)
-            return false;
-        const long long q = (long long)first + (long long)k * stride;
-        if (q < 0 || (uint64_t)q >= dream_pages(p))
-            return false;
-        page = (uint64_t)q;
-    }
+    const int k = (int)((dream_lane() - leader) & 31);
+    if (stride == 0 || k == 0 || k > depth || array != (unsigned long long)p.pte)
+        return false;
+    const long long q = (long long)first + (long long)k * stride;
+    if (q < 0 || (uint64_t)q >= dream_pages(p))
+        return false;
+    page = (uint64_t)q;
     e = dream_ld_relaxed(p.pte + page);
     return dream_pte_state(e) == DREAM_PTE_INVALID;
 }
