@@ -25,7 +25,8 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
 {
     /* a lane's loads in flight are `step` pieces apart: in a small group
        spread over the page, not side by side (H100, a lone lane's serial
-       fault 37.8 -> 32.0 us) */
+       fault 37.8 -> 32.0 us). n16 is a power of two of at least 128 (pages
+       of 4 KiB and more, halved), so 8 steps cover it. */
     const uint32_t step = max(nlanes, n16 / DREAM_COPY_UNROLL);
     for (uint32_t k = rank; k < step; k += nlanes) {
         uint4 v[DREAM_COPY_PAGES][DREAM_COPY_UNROLL];
