@@ -69,10 +69,10 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
                 break;
             const int src = __ffs(todo) - 1;
             todo &= todo - 1;
-            const uint64_t page = __shfl_sync(mask, r.page, src);
-            const uint32_t slot = __shfl_sync(mask, r.slot, src);
-            const uint32_t frame = __shfl_sync(mask, r.frame, src);
-            const uint32_t dir = __shfl_sync(mask, r.dir, src);
+            const uint64_t page = dream_shfl(mask, r.page, src);
+            const uint32_t slot = dream_shfl(mask, r.slot, src);
+            const uint32_t frame = dream_shfl(mask, r.frame, src);
+            const uint32_t dir = dream_shfl(mask, r.dir, src);
             uint4 *host = (uint4 *)(rt->arrays[slot].backing + (page << rt->page_shift));
             uint4 *dev = (uint4 *)dream_frame_addr(rt, frame);
             to[q] = dir == DREAM_IO_READ ? dev : host;
@@ -88,7 +88,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
         }
         dream_warp_copy(to, from, pages, n, rank, nlanes);
     }
-    __syncwarp(mask);
+    dream_syncwarp(mask);
     /* the copies land before the caller publishes the page; host writes must
        be visible to whoever reloads the page next */
     if (to_host)

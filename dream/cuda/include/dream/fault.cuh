@@ -613,7 +613,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             }
         }
 
-        __syncwarp(mask); /* the leaders' entry changes (O4) before any lane writes a frame */
+        dream_syncwarp(mask); /* the leaders' entry changes (O4) before any lane writes a frame */
         if (dream_any(mask, do_wb)) {
             const int s = dream_transport_io(rt, mask, do_wb, wb);
             if (do_wb) {
@@ -774,7 +774,7 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
     for (unsigned todo = dream_ballot(mask, pending); todo;) {
         const int leader = __ffs(todo) - 1;
         /* every lane of mask takes part in each collective: no && before a _sync */
-        const unsigned long long lkey = __shfl_sync(mask, key, leader);
+        const unsigned long long lkey = dream_shfl(mask, key, leader);
         const bool mine = pending && key == lkey;
         const unsigned peers = dream_ballot(mask, mine);
         int frame = -1;
@@ -795,14 +795,14 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
             if (need)
                 frame = got;
         }
-        frame = __shfl_sync(mask, frame, leader);
-        __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
+        frame = dream_shfl(mask, frame, leader);
+        dream_syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
         if (mine && frame >= 0) {
             r.base = (uint64_t)dream_frame_addr(rt, (uint32_t)frame);
             r.v = f((T *)(r.base + off));
             r.done = true;
         }
-        __syncwarp(mask);
+        dream_syncwarp(mask);
         if (lane == leader && frame >= 0) {
 #ifdef DREAM_VERIFY
             if (*(volatile uint64_t *)&rt->owner[frame] != dream_owner(p.slot, page))
@@ -954,11 +954,11 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         }
     } else {
         const dream_lead l = dream_lead_pin(rt, pte, mask);
-        const int frame = __shfl_sync(mask, l.frame, l.leader);
-        __syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
+        const int frame = dream_shfl(mask, l.frame, l.leader);
+        dream_syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
         if (frame >= 0)
             r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
-        __syncwarp(mask);
+        dream_syncwarp(mask);
         if (l.lead && frame >= 0)
             dream_unpin(rt, (uint32_t)frame, true, p.flags);
         r.done = frame >= 0;
@@ -1090,7 +1090,7 @@ __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page
     }
     if (l.lead && frame >= 0 && __popc(l.peers) > 1) /* the peers' pins, under the leader's */
         atomicAdd(&rt->ref[frame], __popc(l.peers) - 1);
-    frame = __shfl_sync(mask, frame, l.leader);
-    __syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
+    frame = dream_shfl(mask, frame, l.leader);
+    dream_syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
     return frame;
 }

@@ -59,7 +59,8 @@ __device__ inline uint32_t dream_queue_tickets(dream_queue *q, unsigned mask, bo
     uint32_t base = 0;
     if ((int)lane == first && act)
         base = atomicAdd(&q->ticket, (uint32_t)__popc(act));
-    base = __shfl_sync(peers, base, first);
+    if (!dream_alone(mask))
+        base = __shfl_sync(peers, base, first);
     return active ? base + __popc(act & ((1u << lane) - 1)) : 0u;
 }
 

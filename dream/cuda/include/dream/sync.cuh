@@ -32,9 +32,23 @@ __device__ __forceinline__ unsigned dream_group_mask()
     return m == 0xFFFFFFFFu ? m : 1u << dream_lane();
 }
 
+/* Whether the group `mask` is one lane (divergent code, dream_group_mask).
+ * Its collectives below are then the lane's own values, with no warp-
+ * synchronous instruction at all: in divergent code every active lane is a
+ * group of its own, and a WARPSYNC, vote or shuffle per lane, each with its
+ * own mask, may leave them running apart (the lanes of a warp in the fault
+ * path did not overlap their round trips on an H100: 31 lanes faulting 31
+ * pages took 67 us, one lane alone 32 us; bench/results-h100/session16). */
+__device__ __forceinline__ bool dream_alone(unsigned mask)
+{
+    return (mask & (mask - 1)) == 0;
+}
+
 /* Warp votes over the lanes of `mask`, and only those. */
 __device__ __forceinline__ unsigned dream_ballot(unsigned mask, bool p)
 {
+    if (dream_alone(mask))
+        return p ? mask : 0u;
     return __ballot_sync(mask, p) & mask;
 }
 
@@ -45,7 +59,24 @@ __device__ __forceinline__ bool dream_any(unsigned mask, bool p)
 
 __device__ __forceinline__ unsigned dream_match_any(unsigned mask, unsigned long long v)
 {
+    if (dream_alone(mask))
+        return mask;
     return __match_any_sync(mask, v) & mask;
+}
+
+/* Lane src's v, src a lane of `mask`. */
+template <class T> __device__ __forceinline__ T dream_shfl(unsigned mask, T v, int src)
+{
+    if (dream_alone(mask))
+        return v;
+    return __shfl_sync(mask, v, src);
+}
+
+/* The group's accesses before this point are seen by its lanes after it. */
+__device__ __forceinline__ void dream_syncwarp(unsigned mask)
+{
+    if (!dream_alone(mask))
+        __syncwarp(mask);
 }
 
 __device__ __forceinline__ uint32_t dream_smid()
