@@ -427,6 +427,21 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
     return s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE ? (int32_t)s : 0;
 }
 
+/* Read-ahead windows past a load in progress (dream_ahead_page): a fault
+ * whose page another warp is loading (LOADING with its frame at the fault's
+ * start: that load, a fault of the same stream, normally brings the d pages
+ * after it too) reads ahead in the first of the windows w = 0, 1, ..,
+ * DREAM_AHEAD_WINDOWS of d pages (pages w d + 1 .. w d + d strides on) with
+ * a page not taken. Warps walking one stream together (a column walk's 32
+ * warps per page column) then load up to 1 + DREAM_AHEAD_WINDOWS windows at
+ * once, each by one warp, where one warp loaded one window and the others
+ * waited. The host's bound (abi.h) holds: each warp still loads at most d
+ * pages a fault, and a window is loaded by a warp of its stream, so a stream
+ * of k warps has at most min(k, 1 + DREAM_AHEAD_WINDOWS) windows loaded and
+ * not yet used, about d + 1 pages a warp. A load still waiting for a frame
+ * (LOADING without one) starts no window: frames are scarce then. */
+#define DREAM_AHEAD_WINDOWS 3
+
 /* Read-ahead and gather: whether this lane loads a page besides the need
  * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
  * the whole warp is here, one lane needs a page and the launch has a depth d
@@ -434,8 +449,10 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * first: of the lanes with `gather` (each the first of the lanes whose
  * access waits on one other page, dream_access_pinned), those that find
  * their page INVALID load it, the first d of them; `gather` is left true on
- * exactly those. Else read-ahead: lanes 1..d after the need lane, on its
- * array, load the pages that many strides (`ahead`) further on. */
+ * exactly those. Else read-ahead: lanes k = 1..d after the need lane, on
+ * its array, load the pages k strides (`ahead`) further on; if the need
+ * lane's page is being loaded, k + w d strides on, in the first window w
+ * with a page not taken (above). */
 __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool &gather,
                                                  int32_t ahead, uint64_t &page, uint64_t &e)
 {
@@ -455,17 +472,26 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
         return gather;
     }
     const int32_t stride = __shfl_sync(mask, ahead, leader);
+    if (stride == 0) /* uniform */
+        return false;
     const uint64_t first = __shfl_sync(mask, page, leader);
     const unsigned long long array = __shfl_sync(mask, (unsigned long long)p.pte, leader);
+    const bool behind = __shfl_sync(
+        mask, dream_pte_state(e) == DREAM_PTE_LOADING && dream_pte_frame(e) != DREAM_FRAME_NONE, leader);
     const int k = (int)((dream_lane() - leader) & 31);
-    if (stride == 0 || k == 0 || k > depth || array != (unsigned long long)p.pte)
-        return false;
-    const long long q = (long long)first + (long long)k * stride;
-    if (q < 0 || (uint64_t)q >= dream_pages(p))
-        return false;
-    page = (uint64_t)q;
-    e = dream_ld_relaxed(p.pte + page);
-    return dream_pte_state(e) == DREAM_PTE_INVALID;
+    const bool lane = k != 0 && k <= depth && array == (unsigned long long)p.pte;
+    for (int w = 0;; w++) { /* w is uniform: every lane takes each turn */
+        const long long q = (long long)first + (long long)(k + w * depth) * stride;
+        const bool in = lane && q >= 0 && (uint64_t)q < dream_pages(p);
+        if (in) {
+            page = (uint64_t)q;
+            e = dream_ld_relaxed(p.pte + page);
+        }
+        const bool free = in && dream_pte_state(e) == DREAM_PTE_INVALID;
+        const bool any = dream_any(mask, free);
+        if (any || !behind || w == DREAM_AHEAD_WINDOWS)
+            return free;
+    }
 }
 
 /* The slow path, collective over `mask`: each lane with `need` resolves its
