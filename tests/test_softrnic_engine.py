@@ -442,3 +442,25 @@ def test_gpu_mode_without_gpu_fails_with_the_reason():
         pytest.skip("a GPU is present")
     with pytest.raises(RuntimeError, match="cudaSetDevice"):
         _softrnic.Engine(gpu=True)
+
+
+def test_a_stream_of_pages_moves_in_one_copy():
+    # WQEs whose pages continue each other at both ends (a read-ahead run into
+    # consecutive frames) join one copy; a gap, another region or the other
+    # direction starts a new one
+    s = Setup(pages=8, depth=8)
+    for k in range(4):
+        s.read(2 + k, 1 + k)
+    s.qp.ring()
+    assert s.eng.poll() == 4
+    assert np.array_equal(s.local[PAGE:5 * PAGE], s.remote[2 * PAGE:6 * PAGE])
+    assert s.eng.counters()["copies"] == 1
+    s.read(7, 6)       # local page 5 skipped: a new copy
+    s.write(2, 0)      # the other direction: a new copy
+    s.write(3, 1)      # continues that write
+    s.qp.ring()
+    assert s.eng.poll() == 3
+    assert np.array_equal(s.lpage(6), s.rpage(7))
+    assert np.array_equal(s.remote[:2 * PAGE], s.remote[3 * PAGE:5 * PAGE])
+    assert s.eng.counters()["copies"] == 3
+    assert s.eng.counters()["cqes"] == 7
