@@ -442,3 +442,33 @@ def test_gpu_mode_without_gpu_fails_with_the_reason():
         pytest.skip("a GPU is present")
     with pytest.raises(RuntimeError, match="cudaSetDevice"):
         _softrnic.Engine(gpu=True)
+
+
+def test_a_stream_of_pages_moves_in_one_copy():
+    # WQEs whose pages continue each other at both ends (a read-ahead run into
+    # consecutive frames) join one copy
+    s = Setup(pages=8, depth=8)
+    for k in range(4):
+        s.read(2 + k, 1 + k)
+    s.qp.ring()
+    assert s.eng.poll() == 4
+    assert np.array_equal(s.local[PAGE:5 * PAGE], s.remote[2 * PAGE:6 * PAGE])
+    assert s.eng.counters()["copies"] == 1
+
+
+def test_only_a_copy_that_continues_the_last_in_its_regions_joins_it():
+    # one pass: a join, a gap at the remote end, a gap at the local end, then
+    # pages that continue the last copy at both ends but through another
+    # region's key (a new copy), and one that continues those
+    s = Setup(pages=8, depth=8)
+    rkey2 = s.eng.register_region(s.raddr(5), 3 * PAGE, ALL_REMOTE)
+    for r, l in ((0, 0), (1, 1), (3, 2), (4, 4)):
+        s.read(r, l)
+    for p in (5, 6):
+        s.qp.post(READ, s.raddr(p), rkey2, s.laddr(p), s.lkey)
+    s.qp.ring()
+    assert s.eng.poll() == 6
+    for r, l in ((0, 0), (1, 1), (3, 2), (4, 4), (5, 5), (6, 6)):
+        assert np.array_equal(s.lpage(l), s.rpage(r))
+    c = s.eng.counters()
+    assert (c["copies"], c["errors"]) == (4, 0)

@@ -12,7 +12,7 @@
 //   c.post(dma, point)              `point` recorded after that batch: those in
 //                                   host memory are written once it has passed
 //                                   (at once in Mode::host, which copied at
-//                                   copy()); those in GPU memory get their last
+//                                   submit()); those in GPU memory get their last
 //                                   Word in a batch of its own (stream order)
 //   c.write_ready(dma)              writes the host ones whose point has passed
 //   c.waiting()                     whether some wait for their point

@@ -10,6 +10,13 @@
 //   dma.copy(dst, src, n)    adds a copy to the open batch (page data, or a
 //                            completion from host staging that must stay
 //                            unchanged until the batch has run).
+//   dma.copy(dst, src, n, true)  the same, joined to the open batch's last
+//                            copy when it continues it at both ends (the
+//                            next page of a stream into the next frame): one
+//                            copy, not two. Only where the caller knows both
+//                            ends lie in the allocations of that last copy's
+//                            (one copy never spans two allocations).
+//   dma.copies()             copies issued (after joins), for counters.
 //   dma.submit()             issues the open batch. Copies inside one batch
 //                            run in any order; a batch starts only after every
 //                            earlier batch has finished (one stream), so
@@ -23,7 +30,8 @@
 //                            from (pinned in GPU mode).
 //
 // Mode::host: every pointer is host memory and copies are plain memcpy, done
-// at copy(); this is how CPU tests drive the engines without a GPU.
+// where GPU mode issues them (read_wait(), submit()), joins included; this is
+// how CPU tests drive the engines without a GPU.
 // Mode::gpu: pointers are anything CUDA can address under unified addressing
 // (device memory, pinned host memory); batches go to the GPU's copy engines
 // with cudaMemcpyBatchAsync on a non-blocking stream of their own, so they run
@@ -108,17 +116,18 @@ public:
 
     void read_wait()
     {
-        if (issue(fetches_, fetch_))
+        if (issue(fetches_, fetch_) && mode_ == Mode::gpu)
             wait(fetch_, "Dma::read_wait");
     }
 
-    void copy(void *dst, const void *src, size_t n) { add(copies_, dst, src, n); }
+    void copy(void *dst, const void *src, size_t n, bool join = false) { add(copies_, dst, src, n, join); }
 
     // Returns the number of copies issued.
     size_t submit()
     {
         const size_t n = issue(copies_, stream_);
         batches_ += n != 0;
+        copies_issued_ += n;
         unrecorded_ |= n != 0;
         return n;
     }
@@ -161,6 +170,7 @@ public:
     }
 
     uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
+    uint64_t copies() const { return copies_issued_.load(std::memory_order_relaxed); }
 
 private:
     void retire()
@@ -207,14 +217,23 @@ private:
         std::vector<void *> dsts;
         std::vector<const void *> srcs;
         std::vector<size_t> sizes;
+
+        void clear()
+        {
+            dsts.clear();
+            srcs.clear();
+            sizes.clear();
+        }
     };
 
-    void add(Batch &b, void *dst, const void *src, size_t n)
+    void add(Batch &b, void *dst, const void *src, size_t n, bool join = false)
     {
         if (n == 0)
             return;
-        if (mode_ == Mode::host) {
-            std::memcpy(dst, src, n);
+        const size_t k = b.sizes.size();
+        if (join && k && (uint8_t *)b.dsts[k - 1] + b.sizes[k - 1] == dst &&
+            (const uint8_t *)b.srcs[k - 1] + b.sizes[k - 1] == src) {
+            b.sizes[k - 1] += n;
             return;
         }
         b.dsts.push_back(dst);
@@ -227,15 +246,19 @@ private:
         const size_t n = b.sizes.size();
         if (n == 0)
             return 0;
+        if (mode_ == Mode::host) {
+            for (size_t i = 0; i < n; i++)
+                std::memcpy(b.dsts[i], b.srcs[i], b.sizes[i]);
+            b.clear();
+            return n;
+        }
         cudaMemcpyAttributes attr = {};
         attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
         attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
         size_t first = 0;
         const cudaError_t r = cudaMemcpyBatchAsync(b.dsts.data(), b.srcs.data(), b.sizes.data(), n,
                                                    &attr, &first, 1, s);
-        b.dsts.clear();
-        b.srcs.clear();
-        b.sizes.clear();
+        b.clear();
         check(r, "cudaMemcpyBatchAsync");
         return n;
     }
@@ -249,7 +272,7 @@ private:
     std::vector<cudaEvent_t> spare_;
     uint64_t recorded_ = 0;
     bool unrecorded_ = false; // a batch issued after the last recorded point
-    std::atomic<uint64_t> batches_{0}; // read by other threads (counters)
+    std::atomic<uint64_t> batches_{0}, copies_issued_{0}; // read by other threads (counters)
 };
 
 // Staging memory copies may read from while the engine goes on: pinned in GPU

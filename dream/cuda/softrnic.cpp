@@ -101,6 +101,7 @@ public:
     void bind() { dma_.bind_thread(); }
     bool step() { return pass() != 0 || cqes_.waiting(); } // did or awaits work
     uint64_t batches() const { return dma_.batches(); }
+    uint64_t copies() const { return dma_.copies(); }
 
 private:
     void process(Qp &q, uint32_t slot);
@@ -109,6 +110,12 @@ private:
 
     Engine &e_;
     Dma dma_;
+    /* the regions and direction of this pass's last data copy: a WQE in the
+       same ones whose data continues it at both ends joins its copy */
+    struct {
+        uint32_t lkey, rkey;
+        bool read, any;
+    } last_ = {};
     dream::Completions<DREAM_MLX5_CQE_SIZE, uint64_t> cqes_; // the owner byte in the last 8 bytes
 };
 
@@ -259,10 +266,13 @@ public:
         d["errors"] = c.errors.load();
         d["flushed"] = c.flushed.load();
         d["passes"] = c.passes.load();
-        uint64_t b = retired_batches_ + poller_->batches();
-        for (auto &w : workers_)
+        uint64_t b = retired_batches_ + poller_->batches(), n = retired_copies_ + poller_->copies();
+        for (auto &w : workers_) {
             b += w->batches();
+            n += w->copies();
+        }
         d["batches"] = b;
+        d["copies"] = n; // data and CQE copies issued, adjacent pages joined
         return d;
     }
 
@@ -286,8 +296,10 @@ private:
     // Once their threads are joined: the workers' counts kept, the workers dropped.
     void retire_workers()
     {
-        for (auto &w : workers_)
+        for (auto &w : workers_) {
             retired_batches_ += w->batches();
+            retired_copies_ += w->copies();
+        }
         workers_.clear();
     }
 
@@ -295,7 +307,7 @@ private:
     uint32_t next_key_ = 1;
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    uint64_t retired_batches_ = 0;
+    uint64_t retired_batches_ = 0, retired_copies_ = 0;
     dream::Failure fail_;
     dream::Threads threads_{"engine threads"}; // last: joined (destroyed) first
 };
@@ -369,12 +381,14 @@ void Worker::process(Qp &q, uint32_t slot)
     }
 
     if (synd == 0) {
+        const bool join = last_.any && last_.lkey == lkey && last_.rkey == rkey && last_.read == read;
+        last_ = {lkey, rkey, read, true};
         if (read) {
-            dma_.copy((void *)laddr, (const void *)raddr, len);
+            dma_.copy((void *)laddr, (const void *)raddr, len, join);
             e_.c.reads++;
             e_.c.bytes_read += len;
         } else {
-            dma_.copy((void *)raddr, (const void *)laddr, len);
+            dma_.copy((void *)raddr, (const void *)laddr, len, join);
             e_.c.writes++;
             e_.c.bytes_written += len;
         }
@@ -396,6 +410,7 @@ size_t Worker::pass()
 {
     std::lock_guard lk(m);
     cqes_.write_ready(dma_);
+    last_.any = false;
     struct Work {
         Qp *q;
         uint32_t n;
