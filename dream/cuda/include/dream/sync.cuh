@@ -25,7 +25,9 @@ __device__ __forceinline__ uint32_t dream_lane()
  * every 2nd or 3rd 16-byte piece another page's). A group of one lane has no
  * other lane to wait for; a whole warp has no other group to merge with. One-
  * lane groups still merge with each other, so every vote of the fault path is
- * masked below (tests/test_warp_gpu.py shows raw ones counting foreign lanes). */
+ * masked below (tests/test_warp_gpu.py shows raw ones counting foreign lanes),
+ * and a one-lane group's collectives run no warp-synchronous instruction at
+ * all (dream_alone). */
 __device__ __forceinline__ unsigned dream_group_mask()
 {
     const unsigned m = __activemask();
