@@ -463,6 +463,10 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
     }
     const int leader = __ffs(needers) - 1;
     const int depth = (int)dream_ahead_depth(__shfl_sync(mask, p.flags, leader));
+    if (depth == 0) { /* uniform: no other page to load, so no page-table load */
+        gather = false;
+        return false;
+    }
     if (gather) /* a page already resident or loading takes no slot */
         e = dream_ld_relaxed(p.pte + page);
     gather = gather && dream_pte_state(e) == DREAM_PTE_INVALID;
