@@ -84,7 +84,6 @@ class Runtime:
         self._descs = cupy.zeros(64 * abi.ARRAY_DESC.itemsize, dtype=np.uint8)
         self._state = cupy.zeros(abi.RT_STATE.itemsize, dtype=np.uint8)
         self._state_ptr = self._state.data.ptr
-        self._epoch = 0
         self._homes_now = None   # _at_home()'s last answer
         self._closed = None
         try:
@@ -197,14 +196,10 @@ class Runtime:
         loads besides its own, read ahead or gathered: abi.h), AHEAD_MAX
         then, else the largest d <= AHEAD_MAX whose 2 * (d + 1) frames for
         each of the `warps` the launch can hold at once the ring has (those
-        pages then take about half of it); and the launch's epoch, counted
-        here: launches run one at a time on the runtime's stream (fault.cuh,
-        O6)."""
-        self._epoch = (self._epoch + 1) & abi.PTR_EPOCH_MASK
+        pages then take about half of it)."""
         fits = sum(a.n_pages for a in self._arrays.values()) <= self.nframes
         depth = abi.AHEAD_MAX if fits else max(0, min(abi.AHEAD_MAX, self.nframes // (2 * warps) - 1))
-        return ((abi.PTR_NO_EVICT if fits else 0) | depth << abi.PTR_AHEAD_SHIFT
-                | self._epoch << abi.PTR_EPOCH_SHIFT)
+        return (abi.PTR_NO_EVICT if fits else 0) | depth << abi.PTR_AHEAD_SHIFT
 
     def array(self, data, name: str | None = None, **backing_options) -> DreamArray:
         """A dream array holding a copy of `data` (any numeric ndarray)."""

@@ -23,11 +23,8 @@
 #define DREAM_PTE_EVICTING 3u
 #define DREAM_PTE_STATE_MASK 3u
 #define DREAM_PTE_FRAME_SHIFT 2
+/* the generation (the top 32 bits) counts a page's loads, wrapping */
 #define DREAM_PTE_GEN_SHIFT 32
-/* the generation's low 24 bits count a page's loads; its top 8 bits are the
-   epoch of the launch that made the entry VALID (fault.cuh, O6) */
-#define DREAM_PTE_GEN_MASK 0xFFFFFFu
-#define DREAM_PTE_EPOCH_SHIFT 56
 #define DREAM_FRAME_NONE ((1u << 30) - 1u)
 #define DREAM_MAX_FRAMES DREAM_FRAME_NONE
 
@@ -165,11 +162,6 @@ typedef struct dream_ptr_abi {
 /* With DREAM_PTR_NO_EVICT: every page of this array is VALID in its home, so
  * home and home_dirty are set and accesses go there (fault.cuh, O7). */
 #define DREAM_PTR_AT_HOME 2u
-/* The launch's epoch (bits 8-15 of flags): the host counts launches, which
- * run one at a time on the runtime's stream; a load made VALID in this
- * launch carries it (fault.cuh, O6). */
-#define DREAM_PTR_EPOCH_SHIFT 8
-#define DREAM_PTR_EPOCH_MASK 0xFFu
 /* The launch's read-ahead depth d (bits 16-20 of flags; 0: none): a fault
  * may load d pages besides its own, ahead of a stream or gathered for the
  * warp's other lanes (fault.cuh, dream_fault). DREAM_AHEAD_MAX in every
@@ -206,8 +198,7 @@ typedef struct dream_ptr_arg {
 } dream_ptr_arg;
 
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
-DREAM_STATIC_ASSERT(DREAM_PTE_GEN_MASK + 1 == 1u << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT) &&
-                    DREAM_PTR_EPOCH_MASK == 0xFFu, "a generation is the count, then an 8-bit epoch");
+DREAM_STATIC_ASSERT(DREAM_PTE_GEN_SHIFT == 32, "a generation is the entry's top 32 bits");
 DREAM_STATIC_ASSERT(DREAM_AHEAD_MAX <= DREAM_PTR_AHEAD_MASK && DREAM_AHEAD_MAX < 32, "a depth fits flags and a warp");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 64, "dream_array_desc");
 DREAM_CHECK_OFFSET(dream_array_desc, at_home, 48);

@@ -27,8 +27,7 @@
  *                                   acquire is the fence of the frame lock after it)
  *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
- *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data (g+1 with its
- *                                   launch's epoch: dream_pte_loaded, O6)
+ *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
  *     LOADING|f|g    -> INVALID|g     that leader, when the load failed
  *     VALID|f|g      -> INVALID|g     the holder of f's lock, evicting clean p
  *     VALID|f|g      -> EVICTING|f|g  the same for dirty p (CAS: must be VALID|f)
@@ -53,7 +52,7 @@
  *       is locked only while ref[f] == 0, so never under a pin.
  *   I4  An entry never takes a VALID value twice while its page is out of
  *       the frame in between: leaving VALID|f|g for INVALID, the page comes back
- *       only as VALID|f'|g+1 (the generation's count wraps after 2^24 loads
+ *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads
  *       of one page, far beyond any single access).
  *
  * Orders, each a release observed by an acquire
@@ -106,14 +105,22 @@
  *       so no entry leaves VALID during the kernel, and an access needs
  *       neither a re-read nor a pin: the frame's address is the thread's
  *       hint for p, else from pte[p] if VALID; then the element is loaded,
- *       stored or updated atomically in place. The entry is read relaxed: a
- *       VALID entry whose epoch is not this launch's was published by an
- *       earlier launch (every load of this one writes this launch's epoch,
- *       no eviction restores an entry in O6, and launches run one at a
- *       time), so its data came before this kernel began and the kernel
- *       boundary orders it. One of this launch's epoch is read again with
- *       ld.acquire, which orders the access after O1's data. The frame is
- *       not refilled before the kernel ends. A write's first access to a
+ *       stored or updated atomically in place. The frame is not refilled
+ *       before the kernel ends. The entry is read relaxed (from L2). If an
+ *       earlier launch published it, the kernel boundary orders its data
+ *       before the access. If this launch did, only the address does: the
+ *       access's address is the entry's frame, so it issues after the entry
+ *       has returned (no GPU speculates a load's address), and the entry was
+ *       written after the data (O1). The access may be served by this SM's
+ *       L1, which holds no line of f older than O1's publish: f had no page
+ *       when this launch took it (O6 takes only such frames, and no access
+ *       reads a frame that no entry names), and L1 is invalidated when a
+ *       kernel starts. This is the protocol's one departure from PTX's
+ *       model, which orders the two loads only by an acquire: on sm_90 a
+ *       GPU-scope acquire is CCTL.IVALL (the SM's whole L1 invalidated), and
+ *       one on every access to a page loaded in the same launch made
+ *       cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against
+ *       140 ms without it and 30 ms resident. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
  *       marks the hint, so later writes through it store only the
@@ -132,9 +139,7 @@
  *       write-back restores it), read by the host between kernels. In a
  *       launch in O6 the host sets DREAM_PTR_AT_HOME in the dream_ptr of
  *       each array that has all its pages at home; its element i is then
- *       at home + i * sizeof(T): no entry, no hint, a plain access (an
- *       access through an entry read in this launch needs an acquire load,
- *       and on sm_90 each one invalidates the SM's L1). A launch whose
+ *       at home + i * sizeof(T): no entry, no hint, a plain access. A launch whose
  *       every array is at home runs the kernel's resident build
  *       (DREAM_RESIDENT_KERNEL), which has only that access. Sound by O6:
  *       every entry was VALID at home before the kernel began (the kernel
@@ -210,20 +215,10 @@ __device__ __forceinline__ uint64_t dream_pte(uint32_t state, uint32_t frame, ui
     return state | ((uint64_t)frame << DREAM_PTE_FRAME_SHIFT) | ((uint64_t)gen << DREAM_PTE_GEN_SHIFT);
 }
 
-/* The entry a load publishes: VALID|f, the next generation (24 bits, wrapping)
- * and the epoch of the launch (flags: the dream_ptr's). */
-__device__ __forceinline__ uint64_t dream_pte_loaded(uint32_t frame, uint32_t g, uint32_t flags)
+/* The entry a load publishes: VALID|f and the next generation. */
+__device__ __forceinline__ uint64_t dream_pte_loaded(uint32_t frame, uint32_t g)
 {
-    const uint32_t epoch = (flags >> DREAM_PTR_EPOCH_SHIFT) & DREAM_PTR_EPOCH_MASK;
-    return dream_pte(DREAM_PTE_VALID, frame,
-                     ((g + 1) & DREAM_PTE_GEN_MASK) | (epoch << (DREAM_PTE_EPOCH_SHIFT - DREAM_PTE_GEN_SHIFT)));
-}
-
-/* Whether VALID entry e was published by an earlier launch than the one of
- * `flags` (O6). */
-__device__ __forceinline__ bool dream_pte_before(uint64_t e, uint32_t flags)
-{
-    return (uint32_t)(e >> DREAM_PTE_EPOCH_SHIFT) != ((flags >> DREAM_PTR_EPOCH_SHIFT) & DREAM_PTR_EPOCH_MASK);
+    return dream_pte(DREAM_PTE_VALID, frame, g + 1);
 }
 
 __device__ __forceinline__ uint32_t dream_pte_frame(uint64_t e)
@@ -557,7 +552,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 /* pinned ahead of a load (Progress; e is its LOADING|f|g):
                    wait for the load's end */
                 const uint64_t now = dream_ld_acquire(pte);
-                if (now == dream_pte_loaded((uint32_t)frame, g, p.flags)) {
+                if (now == dream_pte_loaded((uint32_t)frame, g)) {
                     done = true;
                 } else if (now != e) {
                     atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
@@ -683,7 +678,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access (none ahead) */
-                    atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g, p.flags));
+                    atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g));
                     if (home)
                         atomicAdd((unsigned long long *)&rt->arrays[p.slot].at_home, 1ull);
                     dream_unlock(rt, (uint32_t)frame, !pre);
@@ -891,20 +886,17 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
 }
 
 /* O6: the address of page pte's frame, from the thread's hint or from a
- * VALID entry (relaxed if an earlier launch published it, else acquire; the
- * hint then keeps it), or null while the page is absent. A write (`dirty`)
- * marks the frame dirty once per hint. */
+ * VALID entry read relaxed (the hint then keeps it), or null while the page
+ * is absent. A write (`dirty`) marks the frame dirty once per hint. */
 __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *rt, const uint64_t *pte,
-                                                       uint32_t flags, dream_hint &h, bool dirty)
+                                                       dream_hint &h, bool dirty)
 {
     const uint64_t key = (uint64_t)pte;
     if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
         return (uint8_t *)h.base;
-    uint64_t e = dream_ld_relaxed(pte);
+    const uint64_t e = dream_ld_relaxed(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return nullptr;
-    if (!dream_pte_before(e, flags))
-        e = dream_ld_acquire(pte); /* still VALID: nothing leaves VALID in O6 */
     if (dirty)
         dream_mark_dirty(&rt->dirty[dream_pte_frame(e)]);
     h.pte = key | (dirty ? DREAM_HINT_DIRTY : 0);
@@ -978,7 +970,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (uint8_t *b = dream_no_evict_frame(rt, pte, p.flags, h, true)) {
+        if (uint8_t *b = dream_no_evict_frame(rt, pte, h, true)) {
             r.v = f((T *)(b + off));
             r.done = true;
         }
@@ -1063,7 +1055,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     T v = T();
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (const uint8_t *b = dream_no_evict_frame(rt, pte, p.flags, h, false)) {
+        if (const uint8_t *b = dream_no_evict_frame(rt, pte, h, false)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             v = *(const T *)(b + off);
             done = true;
