@@ -2,8 +2,9 @@
 
 cc-csr on a graph (kron or urand, scale 20), x = 0, direct, 4 KiB: the whole
 run and its first cc_hook launch, with every big array cold, then with only
-`col` cold (rowptr and comp written resident first), only comp cold, and all
-resident."""
+`col` cold (rowptr and comp written resident first), only comp cold, all
+resident, and all resident with homes off (every access through its entry,
+as in a launch that began with pages absent: fault.cuh O6 against O7)."""
 import sys, time
 import numpy as np, cupy
 from dream.bench.graph import make_graph, workloads
@@ -27,8 +28,11 @@ for spec in sys.argv[1].split(","):
             first["s"] = rt.stats().as_dict()
     run.k["cc_hook"] = timed
     data = {"rowptr": g.rowptr, "col": g.col}
+    at_home = rt._at_home
     for label, warm in (("all cold", ()), ("col cold", ("rowptr", "comp")), ("comp cold", ("rowptr", "col")),
-                        ("resident", ("rowptr", "col", "comp")), ("all cold", ())):
+                        ("resident", ("rowptr", "col", "comp")), ("no homes", ("rowptr", "col", "comp")),
+                        ("all cold", ())):
+        rt._at_home = (lambda: frozenset()) if label == "no homes" else at_home
         first.clear()
         run.resident = False
         w.reset(run, 0)
