@@ -178,8 +178,8 @@ typedef struct dream_ptr_abi {
 #define DREAM_PTR_AHEAD_MASK 0x1Fu
 
 /* An access's translation hint (fault.cuh, O6): the address of the last
- * entry an access through one thread's copy of a dream_ptr found VALID with
- * an acquire load (or pinned, or loaded, on the slow path), with bit 0 set
+ * entry an access through one thread's copy of a dream_ptr found VALID (read
+ * relaxed, fault.cuh O6; or pinned, or loaded, on the slow path), with bit 0 set
  * once a write marked its frame dirty, and the address of that frame; the
  * frame is used only under DREAM_PTR_NO_EVICT (in a launch that evicts, the
  * entry alone is kept). The entry gives a fault the stride to read ahead by.

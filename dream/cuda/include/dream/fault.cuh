@@ -114,8 +114,9 @@
  *       written after the data (O1). The access may be served by this SM's
  *       L1, which holds no line of f older than O1's publish: f had no page
  *       when this launch took it (O6 takes only such frames, and no access
- *       reads a frame that no entry names), and L1 is invalidated when a
- *       kernel starts. This is the protocol's one departure from PTX's
+ *       reads a frame whose page is not VALID: by its entry, or a home of an
+ *       array all at home when the kernel began, O7), and L1 is invalidated
+ *       when a kernel starts. This is the protocol's one departure from PTX's
  *       model, which orders the two loads only by an acquire: on sm_90 a
  *       GPU-scope acquire is CCTL.IVALL (the SM's whole L1 invalidated), and
  *       one on every access to a page loaded in the same launch made
