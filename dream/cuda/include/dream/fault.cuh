@@ -84,19 +84,25 @@
  *       to the backing store) before the entry becomes INVALID, so the next
  *       claim of the victim (CAS, then the fence of its frame lock) reads what
  *       was written.
- *   O5  Optimistic read: e = ld.acquire(pte[p]) (VALID|f|g); v = the element
- *       of f, by an acquire load (16-byte elements: a load, then
- *       fence.acq_rel); e' = pte[p]; v is p's iff e' == e. The first
- *       acquire orders the element's load after the entry, which O1
- *       published after the data; the second orders the re-read after the
- *       element's load. If the load saw anything written to f after p left
- *       it, the entry had changed before (O4), so the re-read sees a
- *       different entry: another state, or by I4 another generation. The
- *       frame's data is read and written by plain (weak) accesses: the
- *       argument is the operational one PTX gives fences and acquire loads
- *       (every earlier access of the thread performed before any later one),
- *       the one a GPU seqlock relies on. A failed read retries pinned (the
- *       slow path), so it is made at most twice.
+ *   O5  Optimistic read: e = pte[p] (relaxed: VALID|f|g); v = the element of
+ *       f, from L2 (ld.cg: f may be refilled while the kernel runs, and L1
+ *       could hold lines of its last page); e' = pte[p] again, from an
+ *       address made to depend on v (dream_after); v is p's iff e' == e.
+ *       Each load's address depends on the value of the one before, so it
+ *       issues only after that one has returned (no GPU speculates a load's
+ *       address), and all three are served by L2, where each location's
+ *       accesses have one order. So the element is read after the entry,
+ *       which O1 published after the data, and the entry is read again after
+ *       the element. If the element's load saw anything written to f after
+ *       p left it, the entry had changed before that write (O4's fence), so
+ *       the re-read sees a different entry: another state, or by I4 another
+ *       generation. These orders come from addresses, not from acquires:
+ *       PTX's model orders two loads of a thread only by an acquire (or a
+ *       fence), and on sm_90 each GPU-scope acquire or fence is also
+ *       CCTL.IVALL, the SM's whole L1 invalidated, so two of them on every
+ *       read took L1 from every other access of the SM. O6 departs from
+ *       the model the same way; nothing else does. A failed read retries
+ *       pinned (the slow path), so it is made at most twice.
  *   O6  No eviction: when the ring has a frame for every page of the
  *       runtime's arrays, the host sets DREAM_PTR_NO_EVICT in every
  *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
@@ -116,11 +122,9 @@
  *       when this launch took it (O6 takes only such frames, and no access
  *       reads a frame whose page is not VALID: by its entry, or a home of an
  *       array all at home when the kernel began, O7), and L1 is invalidated
- *       when a kernel starts. This is the protocol's one departure from PTX's
- *       model, which orders the two loads only by an acquire: on sm_90 a
- *       GPU-scope acquire is CCTL.IVALL (the SM's whole L1 invalidated), and
- *       one on every access to a page loaded in the same launch made
- *       cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against
+ *       when a kernel starts. As in O5, the order comes from the address,
+ *       not an acquire: one on every access to a page loaded in the same
+ *       launch made cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against
  *       140 ms without it and 30 ms resident. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
@@ -1001,28 +1005,18 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
 #endif
 }
 
-/* O5: element load of an optimistic read, ordered before what follows. */
-template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
+/* O5: an address equal to q that depends on the element's bits b, so that
+ * a load from it issues only once b has returned: b & 0, the 0 being the
+ * dream_ptr's page shift (< 64) >> 6, which ptxas cannot fold. */
+template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
+                                                                          uint32_t page_shift)
 {
-    typedef typename dream_bits_t<sizeof(T)>::type B;
-    B b;
-    if constexpr (sizeof(T) == 1) {
-        unsigned short w;
-        asm volatile("ld.acquire.gpu.global.b8 %0, [%1];" : "=h"(w) : "l"(q) : "memory");
-        b = (B)w;
-    } else if constexpr (sizeof(T) == 2) {
-        asm volatile("ld.acquire.gpu.global.b16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
-    } else if constexpr (sizeof(T) == 4) {
-        b = dream_ld_acquire((const uint32_t *)q);
-    } else if constexpr (sizeof(T) == 8) {
-        b = dream_ld_acquire((const uint64_t *)q);
-    } else {
-        b = __ldcg((const B *)q);
-        dream_fence_acquire();
-    }
-    T v;
-    memcpy(&v, &b, sizeof(T));
-    return v;
+    uint64_t low;
+    if constexpr (sizeof(B) == 16)
+        low = ((uint64_t)b.y << 32) | b.x;
+    else
+        low = (uint64_t)b;
+    return q + (low & (page_shift >> 6));
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
@@ -1062,14 +1056,15 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             done = true;
         }
     } else {
-        const uint64_t e = dream_ld_acquire(pte);
+        typedef typename dream_bits_t<sizeof(T)>::type B;
+        const uint64_t e = dream_ld_relaxed(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
-            done = dream_ld_relaxed(pte) == e;
-            if (!done) { /* v may be another page's: never returned */
-                v = T();
+            const B b = __ldcg((const B *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
+            if (done) /* else b may be another page's: never returned */
+                memcpy(&v, &b, sizeof(T));
+            else
                 dream_count(rt, DREAM_C_RETRIES, 1);
-            }
         }
     }
     if (dream_any(mask, !done)) {
