@@ -124,8 +124,8 @@
  *       array all at home when the kernel began, O7), and L1 is invalidated
  *       when a kernel starts. As in O5, the order comes from the address,
  *       not an acquire: one on every access to a page loaded in the same
- *       launch made cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against
- *       140 ms without it and 30 ms resident. A write's first access to a
+ *       launch made cc-csr's first hook (Kronecker scale 20, H100) 211 ms,
+ *       against 140 ms without it and 30 ms resident. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
  *       marks the hint, so later writes through it store only the
@@ -555,8 +555,13 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             const uint32_t st = dream_pte_state(e), f = dream_pte_frame(e), g = dream_pte_gen(e);
             if (frame >= 0) {
                 /* pinned ahead of a load (Progress; e is its LOADING|f|g):
-                   wait for the load's end */
-                const uint64_t now = dream_ld_acquire(pte);
+                   wait for the load's end, polling relaxed (an acquire is
+                   CCTL.IVALL on sm_90: each poll would empty the SM's L1
+                   under its other warps' hits), then one acquire of the
+                   loaded entry, which our pin keeps (I3) */
+                uint64_t now = dream_ld_relaxed(pte);
+                if (now == dream_pte_loaded((uint32_t)frame, g))
+                    now = dream_ld_acquire(pte);
                 if (now == dream_pte_loaded((uint32_t)frame, g)) {
                     done = true;
                 } else if (now != e) {
