@@ -55,7 +55,8 @@
  *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads
  *       of one page, far beyond any single access).
  *
- * Orders, each a release observed by an acquire
+ * Orders, each a release observed by an acquire (O5 and O6: observed
+ * through an address dependency, as they say)
  *   O1  Publish: the loader's transport fences the page's data and every
  *       earlier write (victim's entry, owner); then pte[p] = VALID|f|g+1,
  *       then the unlock. Whoever observes either one sees the data; the
@@ -85,9 +86,10 @@
  *       claim of the victim (CAS, then the fence of its frame lock) reads what
  *       was written.
  *   O5  Optimistic read: e = pte[p] (relaxed: VALID|f|g); v = the element of
- *       f, from L2 (ld.cg: f may be refilled while the kernel runs, and L1
+ *       f, relaxed (from L2: f may be refilled while the kernel runs, and L1
  *       could hold lines of its last page); e' = pte[p] again, from an
- *       address made to depend on v (dream_after); v is p's iff e' == e.
+ *       address made to depend on every word of v (dream_after); v is p's
+ *       iff e' == e.
  *       Each load's address depends on the value of the one before, so it
  *       issues only after that one has returned (no GPU speculates a load's
  *       address), and all three are served by L2, where each location's
@@ -98,11 +100,13 @@
  *       the re-read sees a different entry: another state, or by I4 another
  *       generation. These orders come from addresses, not from acquires:
  *       PTX's model orders two loads of a thread only by an acquire (or a
- *       fence), and on sm_90 each GPU-scope acquire or fence is also
- *       CCTL.IVALL, the SM's whole L1 invalidated, so two of them on every
- *       read took L1 from every other access of the SM. O6 departs from
- *       the model the same way; nothing else does. A failed read retries
- *       pinned (the slow path), so it is made at most twice.
+ *       fence). ptxas builds ld.acquire.gpu on sm_90 as this same load, a
+ *       wait for its value, then CCTL.IVALL (the SM's whole L1
+ *       invalidated): the dependency gives the wait, and the invalidation
+ *       concerns only L1, which none of the three loads uses. Two of them
+ *       on every read took L1 from every other access of the SM. O6
+ *       departs from the model the same way; nothing else does. A failed
+ *       read retries pinned (the slow path), so it is made at most twice.
  *   O6  No eviction: when the ring has a frame for every page of the
  *       runtime's arrays, the host sets DREAM_PTR_NO_EVICT in every
  *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
@@ -123,9 +127,9 @@
  *       reads a frame whose page is not VALID: by its entry, or a home of an
  *       array all at home when the kernel began, O7), and L1 is invalidated
  *       when a kernel starts. As in O5, the order comes from the address,
- *       not an acquire: one on every access to a page loaded in the same
- *       launch made cc-csr's first hook (Kronecker scale 20, H100) 211 ms,
- *       against 140 ms without it and 30 ms resident. A write's first access to a
+ *       not an acquire: an acquire on every access to a page loaded in the
+ *       same launch made cc-csr's first hook (Kronecker scale 20, H100)
+ *       211 ms, against 140 ms without it and 30 ms resident. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
  *       marks the hint, so later writes through it store only the
@@ -160,8 +164,9 @@
  *   same add + re-check as O2, accepting LOADING|f while f is still locked);
  *   its pin survives the unlock, so f cannot be taken again before it has
  *   made its access: every warp that asked for a page while it loaded gets
- *   it. It then waits for VALID|f|g+1 with ld.acquire (O1), or for INVALID
- *   (the load failed: unpin, start over). Such a pin is on a frame that is
+ *   it. It then polls relaxed for VALID|f|g+1, which it reads once more
+ *   with ld.acquire (O1; the pin keeps it, I3), or for INVALID (the load
+ *   failed: unpin, start over). Such a pin is on a frame that is
  *   locked anyway, and its holder waits for nothing but that frame's load.
  *   A leader that claimed its page and finds no unpinned frame among
  *   DREAM_RING_TRIES ring tickets keeps its claim (LOADING|NONE holds no
@@ -1010,18 +1015,45 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
 #endif
 }
 
-/* O5: an address equal to q that depends on the element's bits b, so that
- * a load from it issues only once b has returned: b & 0, the 0 being the
- * dream_ptr's page shift (< 64) >> 6, which ptxas cannot fold. */
+/* O5: the element's bits, loaded relaxed at GPU scope (from L2). */
+template <class B> __device__ __forceinline__ B dream_ld_frame(const B *q)
+{
+    B b;
+    if constexpr (sizeof(B) == 1) {
+        unsigned short w;
+        asm volatile("ld.relaxed.gpu.global.u8 %0, [%1];" : "=h"(w) : "l"(q) : "memory");
+        b = (B)w;
+    } else if constexpr (sizeof(B) == 2) {
+        asm volatile("ld.relaxed.gpu.global.u16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(B) == 4) {
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(B) == 8) {
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(b) : "l"(q) : "memory");
+    } else {
+        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w)
+                     : "l"(q)
+                     : "memory");
+    }
+    return b;
+}
+
+/* O5: q, at an address that depends on every word of the element's bits b,
+ * so that a load from it issues only once all of b has returned: q + (w &
+ * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
+ * and the and in asm, which no compiler folds. */
 template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
                                                                           uint32_t page_shift)
 {
-    uint64_t low;
+    uint32_t w, z;
     if constexpr (sizeof(B) == 16)
-        low = ((uint64_t)b.y << 32) | b.x;
+        w = b.x | b.y | b.z | b.w;
+    else if constexpr (sizeof(B) == 8)
+        w = (uint32_t)b | (uint32_t)(b >> 32);
     else
-        low = (uint64_t)b;
-    return q + (low & (page_shift >> 6));
+        w = (uint32_t)b;
+    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
+    return q + z;
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
@@ -1064,7 +1096,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         typedef typename dream_bits_t<sizeof(T)>::type B;
         const uint64_t e = dream_ld_relaxed(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            const B b = __ldcg((const B *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            const B b = dream_ld_frame((const B *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
             done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
             if (done) /* else b may be another page's: never returned */
                 memcpy(&v, &b, sizeof(T));
