@@ -141,17 +141,17 @@ static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> i
  * Rules: ptr(i) is nullptr when the access failed (bounds, type, a failed
  * fault: the error is recorded and raised after the kernel); a pointer is
  * valid for elements of i's page only, and only until the span moves or
- * ends; a span is one thread's (not shared), and sees the page as it was
- * when pinned plus its own writes (its loads may hit L1). A span's pin lives
- * while its thread does other things, waits for its warp-mates included, so
- * the ring must have more frames than the pins held at once: resident
- * threads times spans per thread (short of that, the kernel ends with
- * DreamTimeoutError naming the frame wait, never a hang). Plain loads and
- * stores are safe through the pin: its acquire (or the load's) orders them
- * after the page's data, and no one refills a pinned frame. In a launch
- * that evicts nothing (fault.cuh, O6) a span holds no pin: it takes the
- * page's home (O7) or its frame as an access does, and no frame is refilled
- * before the kernel ends. */
+ * ends; a span is one thread's (not shared), and has plain memory's
+ * semantics for the page plus its own writes (its loads may hit L1). In a
+ * launch that may evict, a span's pin lives while its thread does other
+ * things, waits for its warp-mates included, so the ring must have more
+ * frames than the pins held at once: resident threads times spans per
+ * thread (short of that, the kernel ends with DreamTimeoutError naming the
+ * frame wait, never a hang). Plain loads and stores are safe through the
+ * pin: its acquire (or the load's) orders them after the page's data, and no
+ * one refills a pinned frame. In a launch that evicts nothing (fault.cuh, O6)
+ * a span holds no pin: it takes the page's home (O7) or its frame as an
+ * access does, and no frame is refilled before the kernel ends. */
 template <class T> struct dream_span_elem { typedef T type; static constexpr bool write = true; };
 template <class T> struct dream_span_elem<const T> { typedef T type; static constexpr bool write = false; };
 
