@@ -767,3 +767,13 @@ def test_span_reads_and_writes_a_page_per_pin(make_rt, x):
         np.testing.assert_array_equal(b.to_numpy(), hb)
         if x:
             assert rt.stats().evictions > 0 and rt.stats().writebacks > 0
+        else:  # again, every page at home: spans take homes, with no pin (O7), and mark writes there
+            assert {a.slot, sums.slot, b.slot} <= rt._at_home()
+            before = rt.stats()
+            k(-(-threads // BLOCK), BLOCK, (a, sums, b, np.uint64(rows), np.uint64(cols)))
+            after = rt.stats()
+            assert (after.pages_in, after.faults) == (before.pages_in, before.faults)
+            np.testing.assert_array_equal(sums.to_numpy(), (2 * h.astype(np.int64) + 1).sum(axis=1)
+                                          - hb.astype(np.int64).sum(axis=1))
+            np.testing.assert_array_equal(a.to_numpy(), 2 * (2 * h + 1) + 1)
+            np.testing.assert_array_equal(b.to_numpy(), hb)

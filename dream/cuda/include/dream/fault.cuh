@@ -1121,15 +1121,38 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
 #endif
 }
 
+/* A span's page without a pin (ptr.cuh, dream_span): its home when the
+ * array is at home (O7), else, in a launch that evicts nothing (O6), the
+ * frame of its VALID entry, read as an access reads it; null otherwise. A
+ * writer marks the page dirty, as an access's first write does. */
+__device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uint64_t page, bool write)
+{
+    if (dream_at_home(p)) {
+        if (write)
+            dream_mark_dirty(p.home_dirty + page);
+        return p.home + (page << p.page_shift);
+    }
+#ifdef DREAM_RESIDENT_KERNEL
+    __builtin_unreachable();
+#else
+    if (!(p.flags & DREAM_PTR_NO_EVICT))
+        return nullptr;
+    dream_hint h = {0, 0}; /* matches no entry */
+    return dream_no_evict_frame(p.rt, p.pte + page, h, write);
+#endif
+}
+
 /* Pins the page of element i for the calling lane alone (dream_span): the
  * lanes of one access group (dream_group_mask: the whole warp, or one lane)
  * on one page elect a leader that pins once for all of them, or faults the
  * page in; each lane later releases its own pin with dream_unpin. Returns
  * the frame, or -1 with the error recorded. The one exception to "no lane
- * holds a pin while it waits": a span's pin lives past this call, while its
- * thread waits on anything (its warp-mates' faults, in this very call when
- * the whole warp moves at once), so spans need more frames than the pins
- * held at once; a shortfall ends in a timeout naming the frame wait. */
+ * holds a pin while it waits": in a launch that may evict, a span's pin
+ * lives past this call, while its thread waits on anything (its
+ * warp-mates' faults, in this very call when the whole warp moves at once),
+ * so spans need more frames than the pins held at once; a shortfall ends in
+ * a timeout naming the frame wait. In one that evicts nothing (O6) the span
+ * drops the pin at once. */
 __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page)
 {
     dream_rt_state *rt = p.rt;
