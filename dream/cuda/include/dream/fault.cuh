@@ -450,7 +450,7 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
 /* Read-ahead and gather: whether this lane loads a page besides the need
  * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
  * the whole warp is here, one lane needs a page and the launch has a depth d
- * (the need lane's flags: every dream_ptr of a launch has the same). Gather
+ * (in any lane's flags: every dream_ptr of a launch has the same). Gather
  * first: of the lanes with `gather` (each the first of the lanes whose
  * access waits on one other page, dream_access_pinned), those that find
  * their page INVALID load it, the first d of them; `gather` is left true on
@@ -462,16 +462,12 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
                                                  int32_t ahead, uint64_t &page, uint64_t &e)
 {
     const unsigned needers = dream_ballot(mask, need);
-    if (mask != 0xFFFFFFFFu || __popc(needers) != 1) {
+    const int depth = (int)dream_ahead_depth(p.flags); /* uniform: the launch's */
+    if (mask != 0xFFFFFFFFu || __popc(needers) != 1 || depth == 0) {
         gather = false;
         return false;
     }
     const int leader = __ffs(needers) - 1;
-    const int depth = (int)dream_ahead_depth(__shfl_sync(mask, p.flags, leader));
-    if (depth == 0) { /* uniform: no other page to load, so no page-table load */
-        gather = false;
-        return false;
-    }
     if (gather) /* a page already resident or loading takes no slot */
         e = dream_ld_relaxed(p.pte + page);
     gather = gather && dream_pte_state(e) == DREAM_PTE_INVALID;
