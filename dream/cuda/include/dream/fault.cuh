@@ -905,7 +905,7 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     const uint64_t key = (uint64_t)pte;
     if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
         return (uint8_t *)h.base;
-    const uint64_t e = dream_ld_relaxed(pte);
+    const uint64_t e = dream_ld_sm(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return nullptr;
     if (dirty)
