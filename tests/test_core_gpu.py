@@ -594,9 +594,14 @@ def test_read_ahead_while_evicting(make_rt):
 def test_no_eviction_reads_pages_of_this_launch_and_earlier_ones(make_rt):
     # O6 reads every entry relaxed: in launches 0 and 20 (after an eviction)
     # each page is loaded by one warp and read by others in the same launch
-    # (ordered by the address alone), in the others an earlier launch loaded it
+    # (ordered by the address alone), in the others an earlier launch loaded
+    # it. Its last 130 pages are never read, nor read ahead (at most 4
+    # windows of 31 pages past a fault), so the array is never all at home
+    # (O7, which reads no entry)
     import cupy
-    page, n = 4096, 50_000
+    page = 4096
+    m = 48 * page // 4
+    n = m + 130 * page // 4
     h = np.arange(n, dtype=np.int32)
     with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
         a = rt.array(h)
@@ -606,8 +611,9 @@ def test_no_eviction_reads_pages_of_this_launch_and_earlier_ones(make_rt):
             if k in (0, 20):
                 rt.evict()
             out.fill(0)
-            total(grid_for(rt, n), BLOCK, (a, np.uint64(n), out))
-            assert int(out.get()[0]) == int(h.sum()), f"launch {k}"
+            total(grid_for(rt, m), BLOCK, (a, np.uint64(m), out))
+            assert int(out.get()[0]) == int(h[:m].sum()), f"launch {k}"
+            assert a.slot not in rt._at_home()
 
 
 def test_out_of_bounds_raises_named_error(make_rt):
@@ -761,3 +767,13 @@ def test_span_reads_and_writes_a_page_per_pin(make_rt, x):
         np.testing.assert_array_equal(b.to_numpy(), hb)
         if x:
             assert rt.stats().evictions > 0 and rt.stats().writebacks > 0
+        else:  # again, every page at home: spans take homes, with no pin (O7), and mark writes there
+            assert {a.slot, sums.slot, b.slot} <= rt._at_home()
+            before = rt.stats()
+            k(-(-threads // BLOCK), BLOCK, (a, sums, b, np.uint64(rows), np.uint64(cols)))
+            after = rt.stats()
+            assert (after.pages_in, after.faults) == (before.pages_in, before.faults)
+            np.testing.assert_array_equal(sums.to_numpy(), (2 * h.astype(np.int64) + 1).sum(axis=1)
+                                          - hb.astype(np.int64).sum(axis=1))
+            np.testing.assert_array_equal(a.to_numpy(), 2 * (2 * h + 1) + 1)
+            np.testing.assert_array_equal(b.to_numpy(), hb)

@@ -55,7 +55,8 @@
  *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads
  *       of one page, far beyond any single access).
  *
- * Orders, each a release observed by an acquire
+ * Orders, each a release observed by an acquire (O5 and O6: observed
+ * through an address dependency, as they say)
  *   O1  Publish: the loader's transport fences the page's data and every
  *       earlier write (victim's entry, owner); then pte[p] = VALID|f|g+1,
  *       then the unlock. Whoever observes either one sees the data; the
@@ -84,19 +85,28 @@
  *       to the backing store) before the entry becomes INVALID, so the next
  *       claim of the victim (CAS, then the fence of its frame lock) reads what
  *       was written.
- *   O5  Optimistic read: e = ld.acquire(pte[p]) (VALID|f|g); v = the element
- *       of f, by an acquire load (16-byte elements: a load, then
- *       fence.acq_rel); e' = pte[p]; v is p's iff e' == e. The first
- *       acquire orders the element's load after the entry, which O1
- *       published after the data; the second orders the re-read after the
- *       element's load. If the load saw anything written to f after p left
- *       it, the entry had changed before (O4), so the re-read sees a
- *       different entry: another state, or by I4 another generation. The
- *       frame's data is read and written by plain (weak) accesses: the
- *       argument is the operational one PTX gives fences and acquire loads
- *       (every earlier access of the thread performed before any later one),
- *       the one a GPU seqlock relies on. A failed read retries pinned (the
- *       slow path), so it is made at most twice.
+ *   O5  Optimistic read: e = pte[p] (relaxed: VALID|f|g); v = the element of
+ *       f, relaxed (from L2: f may be refilled while the kernel runs, and L1
+ *       could hold lines of its last page); e' = pte[p] again, from an
+ *       address made to depend on every word of v (dream_after); v is p's
+ *       iff e' == e.
+ *       Each load's address depends on the value of the one before, so it
+ *       issues only after that one has returned (no GPU speculates a load's
+ *       address), and all three are served by L2, where each location's
+ *       accesses have one order. So the element is read after the entry,
+ *       which O1 published after the data, and the entry is read again after
+ *       the element. If the element's load saw anything written to f after
+ *       p left it, the entry had changed before that write (O4's fence), so
+ *       the re-read sees a different entry: another state, or by I4 another
+ *       generation. These orders come from addresses, not from acquires:
+ *       PTX's model orders two loads of a thread only by an acquire (or a
+ *       fence). ptxas builds ld.acquire.gpu on sm_90 as this same load, a
+ *       wait for its value, then CCTL.IVALL (the SM's whole L1
+ *       invalidated): the dependency gives the wait, and the invalidation
+ *       concerns only L1, which none of the three loads uses. Two of them
+ *       on every read took L1 from every other access of the SM. O6
+ *       departs from the model the same way; nothing else does. A failed
+ *       read retries pinned (the slow path), so it is made at most twice.
  *   O6  No eviction: when the ring has a frame for every page of the
  *       runtime's arrays, the host sets DREAM_PTR_NO_EVICT in every
  *       dream_ptr of the launch (arrays are made, freed, flushed and evicted
@@ -116,12 +126,10 @@
  *       when this launch took it (O6 takes only such frames, and no access
  *       reads a frame whose page is not VALID: by its entry, or a home of an
  *       array all at home when the kernel began, O7), and L1 is invalidated
- *       when a kernel starts. This is the protocol's one departure from PTX's
- *       model, which orders the two loads only by an acquire: on sm_90 a
- *       GPU-scope acquire is CCTL.IVALL (the SM's whole L1 invalidated), and
- *       one on every access to a page loaded in the same launch made
- *       cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against
- *       140 ms without it and 30 ms resident. A write's first access to a
+ *       when a kernel starts. As in O5, the order comes from the address,
+ *       not an acquire: an acquire on every access to a page loaded in the
+ *       same launch made cc-csr's first hook (Kronecker scale 20, H100)
+ *       211 ms, against 140 ms without it and 30 ms resident. A write's first access to a
  *       page through its hint sets dirty[f] = 1 (a plain store, read only by
  *       the host after the kernel: no frame is written back during it) and
  *       marks the hint, so later writes through it store only the
@@ -156,8 +164,9 @@
  *   same add + re-check as O2, accepting LOADING|f while f is still locked);
  *   its pin survives the unlock, so f cannot be taken again before it has
  *   made its access: every warp that asked for a page while it loaded gets
- *   it. It then waits for VALID|f|g+1 with ld.acquire (O1), or for INVALID
- *   (the load failed: unpin, start over). Such a pin is on a frame that is
+ *   it. It then polls relaxed for VALID|f|g+1, which it reads once more
+ *   with ld.acquire (O1; the pin keeps it, I3), or for INVALID (the load
+ *   failed: unpin, start over). Such a pin is on a frame that is
  *   locked anyway, and its holder waits for nothing but that frame's load.
  *   A leader that claimed its page and finds no unpinned frame among
  *   DREAM_RING_TRIES ring tickets keeps its claim (LOADING|NONE holds no
@@ -441,7 +450,7 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
 /* Read-ahead and gather: whether this lane loads a page besides the need
  * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
  * the whole warp is here, one lane needs a page and the launch has a depth d
- * (the need lane's flags: every dream_ptr of a launch has the same). Gather
+ * (in any lane's flags: every dream_ptr of a launch has the same). Gather
  * first: of the lanes with `gather` (each the first of the lanes whose
  * access waits on one other page, dream_access_pinned), those that find
  * their page INVALID load it, the first d of them; `gather` is left true on
@@ -453,16 +462,12 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
                                                  int32_t ahead, uint64_t &page, uint64_t &e)
 {
     const unsigned needers = dream_ballot(mask, need);
-    if (mask != 0xFFFFFFFFu || __popc(needers) != 1) {
+    const int depth = (int)dream_ahead_depth(p.flags); /* uniform: the launch's */
+    if (mask != 0xFFFFFFFFu || __popc(needers) != 1 || depth == 0) {
         gather = false;
         return false;
     }
     const int leader = __ffs(needers) - 1;
-    const int depth = (int)dream_ahead_depth(__shfl_sync(mask, p.flags, leader));
-    if (depth == 0) { /* uniform: no other page to load, so no page-table load */
-        gather = false;
-        return false;
-    }
     if (gather) /* a page already resident or loading takes no slot */
         e = dream_ld_relaxed(p.pte + page);
     gather = gather && dream_pte_state(e) == DREAM_PTE_INVALID;
@@ -551,8 +556,13 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             const uint32_t st = dream_pte_state(e), f = dream_pte_frame(e), g = dream_pte_gen(e);
             if (frame >= 0) {
                 /* pinned ahead of a load (Progress; e is its LOADING|f|g):
-                   wait for the load's end */
-                const uint64_t now = dream_ld_acquire(pte);
+                   wait for the load's end, polling relaxed (an acquire is
+                   CCTL.IVALL on sm_90: each poll would empty the SM's L1
+                   under its other warps' hits), then one acquire of the
+                   loaded entry, which our pin keeps (I3) */
+                uint64_t now = dream_ld_relaxed(pte);
+                if (now == dream_pte_loaded((uint32_t)frame, g))
+                    now = dream_ld_acquire(pte);
                 if (now == dream_pte_loaded((uint32_t)frame, g)) {
                     done = true;
                 } else if (now != e) {
@@ -895,7 +905,7 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     const uint64_t key = (uint64_t)pte;
     if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
         return (uint8_t *)h.base;
-    const uint64_t e = dream_ld_relaxed(pte);
+    const uint64_t e = dream_ld_sm(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return nullptr;
     if (dirty)
@@ -1001,28 +1011,45 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
 #endif
 }
 
-/* O5: element load of an optimistic read, ordered before what follows. */
-template <class T> __device__ __forceinline__ T dream_ld_ordered(const T *q)
+/* O5: the element's bits, loaded relaxed at GPU scope (from L2). */
+template <class B> __device__ __forceinline__ B dream_ld_frame(const B *q)
 {
-    typedef typename dream_bits_t<sizeof(T)>::type B;
     B b;
-    if constexpr (sizeof(T) == 1) {
+    if constexpr (sizeof(B) == 1) {
         unsigned short w;
-        asm volatile("ld.acquire.gpu.global.b8 %0, [%1];" : "=h"(w) : "l"(q) : "memory");
+        asm volatile("ld.relaxed.gpu.global.u8 %0, [%1];" : "=h"(w) : "l"(q) : "memory");
         b = (B)w;
-    } else if constexpr (sizeof(T) == 2) {
-        asm volatile("ld.acquire.gpu.global.b16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
-    } else if constexpr (sizeof(T) == 4) {
-        b = dream_ld_acquire((const uint32_t *)q);
-    } else if constexpr (sizeof(T) == 8) {
-        b = dream_ld_acquire((const uint64_t *)q);
+    } else if constexpr (sizeof(B) == 2) {
+        asm volatile("ld.relaxed.gpu.global.u16 %0, [%1];" : "=h"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(B) == 4) {
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(b) : "l"(q) : "memory");
+    } else if constexpr (sizeof(B) == 8) {
+        asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(b) : "l"(q) : "memory");
     } else {
-        b = __ldcg((const B *)q);
-        dream_fence_acquire();
+        asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(b.x), "=r"(b.y), "=r"(b.z), "=r"(b.w)
+                     : "l"(q)
+                     : "memory");
     }
-    T v;
-    memcpy(&v, &b, sizeof(T));
-    return v;
+    return b;
+}
+
+/* O5: q, at an address that depends on every word of the element's bits b,
+ * so that a load from it issues only once all of b has returned: q + (w &
+ * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
+ * and the and in asm, which no compiler folds. */
+template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
+                                                                          uint32_t page_shift)
+{
+    uint32_t w, z;
+    if constexpr (sizeof(B) == 16)
+        w = b.x | b.y | b.z | b.w;
+    else if constexpr (sizeof(B) == 8)
+        w = (uint32_t)b | (uint32_t)(b >> 32);
+    else
+        w = (uint32_t)b;
+    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
+    return q + z;
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
@@ -1062,14 +1089,15 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             done = true;
         }
     } else {
-        const uint64_t e = dream_ld_acquire(pte);
+        typedef typename dream_bits_t<sizeof(T)>::type B;
+        const uint64_t e = dream_ld_relaxed(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            v = dream_ld_ordered((const T *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
-            done = dream_ld_relaxed(pte) == e;
-            if (!done) { /* v may be another page's: never returned */
-                v = T();
+            const B b = dream_ld_frame((const B *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
+            if (done) /* else b may be another page's: never returned */
+                memcpy(&v, &b, sizeof(T));
+            else
                 dream_count(rt, DREAM_C_RETRIES, 1);
-            }
         }
     }
     if (dream_any(mask, !done)) {
@@ -1089,15 +1117,38 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
 #endif
 }
 
+/* A span's page without a pin (ptr.cuh, dream_span): its home when the
+ * array is at home (O7), else, in a launch that evicts nothing (O6), the
+ * frame of its VALID entry, read as an access reads it; null otherwise. A
+ * writer marks the page dirty, as an access's first write does. */
+__device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uint64_t page, bool write)
+{
+    if (dream_at_home(p)) {
+        if (write)
+            dream_mark_dirty(p.home_dirty + page);
+        return p.home + (page << p.page_shift);
+    }
+#ifdef DREAM_RESIDENT_KERNEL
+    __builtin_unreachable();
+#else
+    if (!(p.flags & DREAM_PTR_NO_EVICT))
+        return nullptr;
+    dream_hint h = {0, 0}; /* matches no entry */
+    return dream_no_evict_frame(p.rt, p.pte + page, h, write);
+#endif
+}
+
 /* Pins the page of element i for the calling lane alone (dream_span): the
  * lanes of one access group (dream_group_mask: the whole warp, or one lane)
  * on one page elect a leader that pins once for all of them, or faults the
  * page in; each lane later releases its own pin with dream_unpin. Returns
  * the frame, or -1 with the error recorded. The one exception to "no lane
- * holds a pin while it waits": a span's pin lives past this call, while its
- * thread waits on anything (its warp-mates' faults, in this very call when
- * the whole warp moves at once), so spans need more frames than the pins
- * held at once; a shortfall ends in a timeout naming the frame wait. */
+ * holds a pin while it waits": in a launch that may evict, a span's pin
+ * lives past this call, while its thread waits on anything (its
+ * warp-mates' faults, in this very call when the whole warp moves at once),
+ * so spans need more frames than the pins held at once; a shortfall ends in
+ * a timeout naming the frame wait. In one that evicts nothing (O6) the span
+ * drops the pin at once. */
 __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page)
 {
     dream_rt_state *rt = p.rt;

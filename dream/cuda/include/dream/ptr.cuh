@@ -141,14 +141,17 @@ static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> i
  * Rules: ptr(i) is nullptr when the access failed (bounds, type, a failed
  * fault: the error is recorded and raised after the kernel); a pointer is
  * valid for elements of i's page only, and only until the span moves or
- * ends; a span is one thread's (not shared), and sees the page as it was
- * when pinned plus its own writes (its loads may hit L1). A span's pin lives
- * while its thread does other things, waits for its warp-mates included, so
- * the ring must have more frames than the pins held at once: resident
- * threads times spans per thread (short of that, the kernel ends with
- * DreamTimeoutError naming the frame wait, never a hang). Plain loads and
- * stores are safe through the pin: its acquire (or the load's) orders them
- * after the page's data, and no one refills a pinned frame. */
+ * ends; a span is one thread's (not shared), and has plain memory's
+ * semantics for the page plus its own writes (its loads may hit L1). In a
+ * launch that may evict, a span's pin lives while its thread does other
+ * things, waits for its warp-mates included, so the ring must have more
+ * frames than the pins held at once: resident threads times spans per
+ * thread (short of that, the kernel ends with DreamTimeoutError naming the
+ * frame wait, never a hang). Plain loads and stores are safe through the
+ * pin: its acquire (or the load's) orders them after the page's data, and no
+ * one refills a pinned frame. In a launch that evicts nothing (fault.cuh, O6)
+ * a span holds no pin: it takes the page's home (O7) or its frame as an
+ * access does, and no frame is refilled before the kernel ends. */
 template <class T> struct dream_span_elem { typedef T type; static constexpr bool write = true; };
 template <class T> struct dream_span_elem<const T> { typedef T type; static constexpr bool write = false; };
 
@@ -192,14 +195,24 @@ template <class T> struct dream_span {
         if (!dream_check<U>(a, i))
             return nullptr;
         const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
-        frame = dream_pin_page(a, page);
-        if (frame < 0) {
-            dream_exit_if_aborted(a.rt, false);
-            return nullptr;
+        uint8_t *b = dream_span_frame(a, page, dream_span_elem<T>::write); /* O6, O7: no pin */
+#ifndef DREAM_RESIDENT_KERNEL /* there every array is at home */
+        if (!b) {
+            frame = dream_pin_page(a, page);
+            if (frame < 0) {
+                dream_exit_if_aborted(a.rt, false);
+                return nullptr;
+            }
+            b = dream_frame_addr(a.rt, (uint32_t)frame);
+            if (a.flags & DREAM_PTR_NO_EVICT) { /* the frame keeps the page: the pin's acquire is all we need */
+                dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
+                frame = -1;
+            }
         }
+#endif
         first = page * per;
         count = a.n - first < per ? a.n - first : per;
-        base = (T *)dream_frame_addr(a.rt, (uint32_t)frame);
+        base = (T *)b;
         return base + (i - first);
     }
 };

@@ -133,6 +133,16 @@ __device__ __forceinline__ uint64_t dream_ld_relaxed(const uint64_t *p)
     return v;
 }
 
+/* O6's entry: relaxed at CTA scope, which this SM's L1 may serve (a GPU-scope
+ * load goes to L2). No "memory" clobber: the access it gives is ordered by
+ * its address alone (fault.cuh O6). */
+__device__ __forceinline__ uint64_t dream_ld_sm(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.cta.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
+}
+
 /* Returns the old value; later accesses are ordered after it. */
 __device__ __forceinline__ int32_t dream_add_acquire(int32_t *p, int32_t v)
 {
