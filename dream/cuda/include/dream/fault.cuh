@@ -116,9 +116,13 @@
  *       neither a re-read nor a pin: the frame's address is the thread's
  *       hint for p, else from pte[p] if VALID; then the element is loaded,
  *       stored or updated atomically in place. The frame is not refilled
- *       before the kernel ends. The entry is read relaxed (from L2). If an
- *       earlier launch published it, the kernel boundary orders its data
- *       before the access. If this launch did, only the address does: the
+ *       before the kernel ends. The entry is read relaxed at CTA scope, which
+ *       this SM's L1 may serve (GPU scope goes to L2: cc-csr's first hook,
+ *       Kronecker scale 20, H100, 137 -> 108 ms). L1 may hold it stale only
+ *       as not VALID (L1 is invalidated when a kernel starts, and no entry
+ *       leaves VALID during it), which sends the access to the slow path,
+ *       where it is read at GPU scope. If an earlier launch published
+ *       it, the kernel boundary orders its data before the access. If this launch did, only the address does: the
  *       access's address is the entry's frame, so it issues after the entry
  *       has returned (no GPU speculates a load's address), and the entry was
  *       written after the data (O1). The access may be served by this SM's
@@ -897,7 +901,7 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
 }
 
 /* O6: the address of page pte's frame, from the thread's hint or from a
- * VALID entry read relaxed (the hint then keeps it), or null while the page
+ * VALID entry read relaxed at CTA scope (the hint then keeps it), or null while the page
  * is absent. A write (`dirty`) marks the frame dirty once per hint. */
 __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *rt, const uint64_t *pte,
                                                        dream_hint &h, bool dirty)
