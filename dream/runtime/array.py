@@ -86,6 +86,7 @@ class DreamArray:
         p["page_shift"] = self.rt.page_shift
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
+        p["frames"] = self.rt.frames_ptr
         if flags & abi.PTR_AT_HOME:
             home = self.rt._home(self.slot)
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size

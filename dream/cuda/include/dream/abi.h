@@ -148,6 +148,9 @@ typedef struct dream_ptr_abi {
      * longer) */
     uint8_t *home;
     uint32_t *home_dirty;
+    /* the ring's base (rt->frames), so that O6 makes a frame's address from
+     * its entry without a load of rt issued after it */
+    uint8_t *frames;
 } dream_ptr_abi;
 
 /* Read-ahead (fault.cuh, dream_fault): the most pages a fault loads ahead
@@ -213,9 +216,10 @@ DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 104, "dream_rt_state");
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 64);
 DREAM_CHECK_OFFSET(dream_rt_state, head, 80);
 DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 56, "dream_ptr_abi");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 64, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
 DREAM_CHECK_OFFSET(dream_ptr_abi, home, 40);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 72, "dream_ptr_arg");
-DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 56);
+DREAM_CHECK_OFFSET(dream_ptr_abi, frames, 56);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 80, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 64);

@@ -900,10 +900,18 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
+/* Frame f's address, from p's copy of the ring's base and page shift (kernel
+ * parameters, not loads: the hit paths' addresses wait on the entry alone). */
+__device__ __forceinline__ uint8_t *dream_ptr_frame(const dream_ptr_abi &p, uint32_t f)
+{
+    return p.frames + ((uint64_t)f << p.page_shift);
+}
+
 /* O6: the address of page pte's frame, from the thread's hint or from a
- * VALID entry read relaxed at CTA scope (the hint then keeps it), or null while the page
- * is absent. A write (`dirty`) marks the frame dirty once per hint. */
-__device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *rt, const uint64_t *pte,
+ * VALID entry read relaxed at CTA scope (the hint then keeps it), or null
+ * while the page is absent. A write (`dirty`) marks the frame dirty once per
+ * hint. */
+__device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte,
                                                        dream_hint &h, bool dirty)
 {
     const uint64_t key = (uint64_t)pte;
@@ -913,9 +921,9 @@ __device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_rt_state *r
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return nullptr;
     if (dirty)
-        dream_mark_dirty(&rt->dirty[dream_pte_frame(e)]);
+        dream_mark_dirty(&p.rt->dirty[dream_pte_frame(e)]);
     h.pte = key | (dirty ? DREAM_HINT_DIRTY : 0);
-    h.base = (uint64_t)dream_frame_addr(rt, dream_pte_frame(e));
+    h.base = (uint64_t)dream_ptr_frame(p, dream_pte_frame(e));
     return (uint8_t *)h.base;
 }
 
@@ -985,7 +993,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     uint64_t *pte = p.pte + page;
     const unsigned mask = dream_group_mask();
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (uint8_t *b = dream_no_evict_frame(rt, pte, h, true)) {
+        if (uint8_t *b = dream_no_evict_frame(p, pte, h, true)) {
             r.v = f((T *)(b + off));
             r.done = true;
         }
@@ -994,7 +1002,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         const int frame = dream_shfl(mask, l.frame, l.leader);
         dream_syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
         if (frame >= 0)
-            r.v = f((T *)(dream_frame_addr(rt, (uint32_t)frame) + off));
+            r.v = f((T *)(dream_ptr_frame(p, (uint32_t)frame) + off));
         dream_syncwarp(mask);
         if (l.lead && frame >= 0)
             dream_unpin(rt, (uint32_t)frame, true, p.flags);
@@ -1087,7 +1095,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     T v = T();
     bool done = false;
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (const uint8_t *b = dream_no_evict_frame(rt, pte, h, false)) {
+        if (const uint8_t *b = dream_no_evict_frame(p, pte, h, false)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             v = *(const T *)(b + off);
             done = true;
@@ -1096,7 +1104,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         typedef typename dream_bits_t<sizeof(T)>::type B;
         const uint64_t e = dream_ld_relaxed(pte);
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            const B b = dream_ld_frame((const B *)(dream_frame_addr(rt, dream_pte_frame(e)) + off));
+            const B b = dream_ld_frame((const B *)(dream_ptr_frame(p, dream_pte_frame(e)) + off));
             done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
             if (done) /* else b may be another page's: never returned */
                 memcpy(&v, &b, sizeof(T));
@@ -1138,7 +1146,7 @@ __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uin
     if (!(p.flags & DREAM_PTR_NO_EVICT))
         return nullptr;
     dream_hint h = {0, 0}; /* matches no entry */
-    return dream_no_evict_frame(p.rt, p.pte + page, h, write);
+    return dream_no_evict_frame(p, p.pte + page, h, write);
 #endif
 }
 
