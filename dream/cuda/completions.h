@@ -5,17 +5,33 @@
 // then written after the data it completes, and its last Word, which hands
 // it to the consumer, after the rest of it:
 //
-//   c.add(entry, image, on_device)  stages one: its CQ slot and its image
-//   c.bodies(dma)                   the bodies of those in GPU memory go into
+//   c.add(entry, image, shadow, on_device, cq)
+//                                   stages one: its CQ slot, its image, and
+//                                   (GPU memory) its shadow: the image with
+//                                   the Handed bit of its last Word flipped,
+//                                   which the consumer reads as "not yet" (the
+//                                   bit flips on every pass over a CQ); `cq`
+//                                   names the CQ, whose slots and images (and
+//                                   shadows) each lie in one allocation
+//   c.bodies(dma)                   the shadows of those in GPU memory go into
 //                                   dma's open batch, which the caller
 //                                   submits with the data they complete
 //   c.post(dma, point)              `point` recorded after that batch: those in
 //                                   host memory are written once it has passed
 //                                   (at once in Mode::host, which copied at
-//                                   submit()); those in GPU memory get their last
-//                                   Word in a batch of its own (stream order)
+//                                   submit()); those in GPU memory are written
+//                                   whole again from their images in a batch
+//                                   of its own (stream order)
 //   c.write_ready(dma)              writes the host ones whose point has passed
 //   c.waiting()                     whether some wait for their point
+//
+// GPU memory: whole entries, so that a run of adjacent slots of one CQ is one
+// copy of its shadows and one of its images, not two copies per entry (the
+// copy engine's cost is per copy). A consumer that sees the last Word handed
+// over sees the rest: those bytes were written by the shadows' batch, which
+// finished before the images' batch began, and the images' batch writes the
+// same bytes again. The last Word is aligned and no copy splits an aligned
+// word, so it is never seen half written.
 #pragma once
 #include <cstring>
 #include <deque>
@@ -26,19 +42,31 @@
 
 namespace dream {
 
-template <size_t Size, class Word> class Completions {
+template <size_t Size, class Word, Word Handed> class Completions {
 public:
     static constexpr size_t kBody = Size - sizeof(Word);
 
-    void add(uint8_t *entry, const uint8_t *image, bool on_device)
+    void add(uint8_t *entry, const uint8_t *image, uint8_t *shadow, bool on_device, const void *cq)
     {
-        (on_device ? dev_ : host_).push_back({entry, image});
+        if (!on_device) {
+            host_.push_back({entry, image, nullptr, false});
+            return;
+        }
+        std::memcpy(shadow, image, Size);
+        Word last;
+        std::memcpy(&last, shadow + kBody, sizeof last);
+        last ^= Handed;
+        std::memcpy(shadow + kBody, &last, sizeof last);
+        const bool next = !dev_.empty() && cq_ == cq && dev_.back().cq + Size == entry &&
+                          dev_.back().image + Size == image && dev_.back().shadow + Size == shadow;
+        cq_ = cq;
+        dev_.push_back({entry, image, shadow, next});
     }
 
     void bodies(Dma &dma)
     {
         for (const Entry &e : dev_)
-            dma.copy(e.cq, e.image, kBody);
+            dma.copy(e.cq, e.shadow, Size, e.next);
     }
 
     void post(Dma &dma, uint64_t point)
@@ -51,7 +79,7 @@ public:
             host_.clear(); // a moved-from vector: valid, and now empty
         }
         for (const Entry &e : dev_)
-            dma.copy(e.cq + kBody, e.image + kBody, sizeof(Word));
+            dma.copy(e.cq, e.image, Size, e.next);
         dma.submit();
         dev_.clear();
     }
@@ -70,6 +98,8 @@ private:
     struct Entry {
         uint8_t *cq;
         const uint8_t *image;
+        const uint8_t *shadow;
+        bool next; // the slot after the previous entry's, in the same CQ: its copies join
     };
 
     static void write(const std::vector<Entry> &v)
@@ -83,6 +113,7 @@ private:
     }
 
     std::vector<Entry> dev_, host_;
+    const void *cq_ = nullptr; // the CQ of dev_'s last entry
     std::deque<std::pair<uint64_t, std::vector<Entry>>> pending_; // host CQs, GPU mode
 };
 

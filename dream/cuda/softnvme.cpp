@@ -84,7 +84,7 @@ struct Queue {
     uint8_t *sq, *cq;
     uint32_t *sq_db, *cq_db;
     bool sq_dev, cq_dev;
-    dream::HostBuffer sqes, cqes; // fetched SQEs by SQ slot; CQE images by CQ slot
+    dream::HostBuffer sqes, cqes; // fetched SQEs by SQ slot; CQE images by CQ slot, then their shadows
     uint32_t sq_head = 0, cq_tail = 0, cq_head = 0, phase = 1;
     uint32_t sq_reported = 0; // the SQ head the last CQE posted told the host
     uint32_t bad_sq = UINT32_MAX, bad_cq = UINT32_MAX; // rejected doorbell values still standing
@@ -94,7 +94,7 @@ struct Queue {
     Queue(Dma::Mode m, uint32_t qid_, uint32_t n, uint8_t *sq_, uint8_t *cq_, uint32_t *sdb,
           uint32_t *cdb, bool sd, bool cd)
         : qid(qid_), entries(n), sq(sq_), cq(cq_), sq_db(sdb), cq_db(cdb), sq_dev(sd), cq_dev(cd),
-          sqes(m, (size_t)n * sizeof(dream_nvme_sqe)), cqes(m, (size_t)n * sizeof(dream_nvme_cqe))
+          sqes(m, (size_t)n * sizeof(dream_nvme_sqe)), cqes(m, 2 * (size_t)n * sizeof(dream_nvme_cqe))
     {
     }
 };
@@ -228,7 +228,8 @@ private:
     size_t inflight_ = 0;                          // commands given to the pool
     std::mutex done_m_;
     std::vector<Cmd *> done_;
-    dream::Completions<sizeof(dream_nvme_cqe), uint32_t> cqes_; // the phase tag in the last dword
+    /* the phase tag: bit 0 of status, the last dword's upper half */
+    dream::Completions<sizeof(dream_nvme_cqe), uint32_t, 1u << 16> cqes_;
 };
 
 class Engine {
@@ -832,7 +833,8 @@ void Worker::post_held(Queue &q)
             q.cq_tail = 0;
             q.phase ^= 1;
         }
-        cqes_.add(q.cq + (size_t)slot * sizeof(dream_nvme_cqe), (const uint8_t *)img, q.cq_dev);
+        cqes_.add(q.cq + (size_t)slot * sizeof(dream_nvme_cqe), (const uint8_t *)img,
+                  (uint8_t *)(img + q.entries), q.cq_dev, &q);
         e_.c.cqes++;
     }
     if (!q.held.empty())

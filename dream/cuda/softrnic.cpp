@@ -51,7 +51,7 @@ struct Qp {
     uint32_t depth, qpn;
     bool sq_dev, cq_dev;
     dream::HostBuffer wqes; // fetched WQEs, by SQ slot
-    dream::HostBuffer cqes; // CQE images, by CQ slot, until written
+    dream::HostBuffer cqes; // CQE images by CQ slot, then their shadows (completions.h), until written
     uint64_t last_uar = 0;
     uint32_t consumer = 0; // WQEs taken from the SQ
     uint32_t cq_pi = 0;    // CQEs produced
@@ -61,7 +61,7 @@ struct Qp {
        uint32_t qpn_, bool sq_dev_, bool cq_dev_)
         : sq(sq_), cq(cq_), uar(uar_), depth(depth_), qpn(qpn_), sq_dev(sq_dev_), cq_dev(cq_dev_),
           wqes(m, (size_t)depth_ * DREAM_MLX5_SEND_WQE_BB),
-          cqes(m, (size_t)depth_ * DREAM_MLX5_CQE_SIZE)
+          cqes(m, 2 * (size_t)depth_ * DREAM_MLX5_CQE_SIZE)
     {
         last_uar = __atomic_load_n(uar, __ATOMIC_ACQUIRE);
     }
@@ -116,7 +116,8 @@ private:
         uint32_t lkey, rkey;
         bool read, any;
     } last_ = {};
-    dream::Completions<DREAM_MLX5_CQE_SIZE, uint64_t> cqes_; // the owner byte in the last 8 bytes
+    /* the owner bit: bit 0 of op_own, the last 8 bytes' top byte */
+    dream::Completions<DREAM_MLX5_CQE_SIZE, uint64_t, (uint64_t)DREAM_MLX5_CQE_OWNER_MASK << 56> cqes_;
 };
 
 class Engine {
@@ -336,7 +337,8 @@ void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint3
         e->wqe_counter = counter;
         e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ_ERR << 4) | owner);
     }
-    cqes_.add(q.cq + (size_t)slot * DREAM_MLX5_CQE_SIZE, img, q.cq_dev);
+    cqes_.add(q.cq + (size_t)slot * DREAM_MLX5_CQE_SIZE, img, img + (size_t)q.depth * DREAM_MLX5_CQE_SIZE,
+              q.cq_dev, &q);
     e_.c.cqes++;
 }
 
