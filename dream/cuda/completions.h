@@ -1,37 +1,39 @@
 // Completions a host engine's worker writes into its consumers' CQs, the same
 // way for both engines (softnvme.cpp: 16-byte NVMe CQEs, the phase tag in the
 // last dword; softrnic.cpp: 64-byte mlx5 CQEs, the owner byte in the last 8
-// bytes). An entry is built in host memory (its queue's image of the CQ),
-// then written after the data it completes, and its last Word, which hands
-// it to the consumer, after the rest of it:
+// bytes). An entry is built in host memory (its queue's image of the CQ) and
+// written after the data it completes; the Handed bit of its last Word, which
+// hands it to the consumer (it flips on every pass over a CQ), is set last:
 //
 //   c.add(entry, image, shadow, on_device, cq)
 //                                   stages one: its CQ slot, its image, and
 //                                   (GPU memory) its shadow: the image with
-//                                   the Handed bit of its last Word flipped,
-//                                   which the consumer reads as "not yet" (the
-//                                   bit flips on every pass over a CQ); `cq`
-//                                   names the CQ, whose slots and images (and
-//                                   shadows) each lie in one allocation
-//   c.bodies(dma)                   the shadows of those in GPU memory go into
+//                                   the Handed bit flipped, which the consumer
+//                                   reads as "not yet"; `cq` names the CQ,
+//                                   whose slots and whose images and shadows
+//                                   each lie in one allocation
+//   c.shadows(dma)                  the shadows of those in GPU memory go into
 //                                   dma's open batch, which the caller
 //                                   submits with the data they complete
 //   c.post(dma, point)              `point` recorded after that batch: those in
 //                                   host memory are written once it has passed
 //                                   (at once in Mode::host, which copied at
-//                                   submit()); those in GPU memory are written
-//                                   whole again from their images in a batch
-//                                   of its own (stream order)
+//                                   submit()), the last Word last; those in GPU
+//                                   memory are written whole again, from their
+//                                   images, in a batch of its own (stream order)
 //   c.write_ready(dma)              writes the host ones whose point has passed
 //   c.waiting()                     whether some wait for their point
 //
 // GPU memory: whole entries, so that a run of adjacent slots of one CQ is one
-// copy of its shadows and one of its images, not two copies per entry (the
-// copy engine's cost is per copy). A consumer that sees the last Word handed
-// over sees the rest: those bytes were written by the shadows' batch, which
-// finished before the images' batch began, and the images' batch writes the
-// same bytes again. The last Word is aligned and no copy splits an aligned
-// word, so it is never seen half written.
+// copy of its shadows and one of its images (two of each where it wraps), not
+// two copies per entry: the copy engine's cost is per copy. A slot is written
+// only once the consumer has taken its previous entry (the engines ensure it:
+// a WQE's ticket waits for its slot's last user to be released; an NVMe CQE
+// waits for CQ room by the head doorbell), since to a consumer still waiting
+// on that one the shadow would read as handed over. A consumer that sees the
+// Handed bit set sees the rest: shadow and image differ in that bit alone,
+// the shadows' batch finished before the images' batch began, and the bit
+// lies in one byte, which no copy writes in parts.
 #pragma once
 #include <cstring>
 #include <deque>
@@ -39,6 +41,8 @@
 #include <vector>
 
 #include "dma.h"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a Handed bit is placed in a little-endian Word");
 
 namespace dream {
 
@@ -63,7 +67,7 @@ public:
         dev_.push_back({entry, image, shadow, next});
     }
 
-    void bodies(Dma &dma)
+    void shadows(Dma &dma)
     {
         for (const Entry &e : dev_)
             dma.copy(e.cq, e.shadow, Size, e.next);

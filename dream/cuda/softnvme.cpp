@@ -920,8 +920,9 @@ size_t Worker::pass(bool fetching)
     }
     for (Queue *q : queues)
         post_held(*q);
-    /* data and CQE bodies, then (stream order) the dwords with the phase tag */
-    cqes_.bodies(dma_);
+    /* data and CQE shadows, then (stream order) the CQEs with the phase tag
+       handed over */
+    cqes_.shadows(dma_);
     dma_.submit();
     const uint64_t point = dma_.record();
     for (int b : cool)

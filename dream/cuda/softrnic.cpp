@@ -461,9 +461,9 @@ size_t Worker::pass()
             total += wk.n;
         }
     }
-    /* data and CQE bodies, then (stream order) the CQE tails with the owner
-       byte: a CQE is seen only once its data and its body have landed */
-    cqes_.bodies(dma_);
+    /* data and CQE shadows, then (stream order) the CQEs with the owner bit
+       handed over: a CQE is seen only once its data has landed */
+    cqes_.shadows(dma_);
     dma_.submit();
     cqes_.post(dma_, dma_.record());
     return total;
