@@ -901,38 +901,40 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
 }
 
 /* Frame f's address, from p's copy of the ring's base and page shift (kernel
- * parameters, not loads: the hit paths' addresses wait on the entry alone). */
+ * parameters, not loads: the hit paths' addresses wait on the entry alone).
+ * A 32-bit page size (pages are at most 16 MiB) makes it one wide
+ * multiply-add. */
 __device__ __forceinline__ uint8_t *dream_ptr_frame(const dream_ptr_abi &p, uint32_t f)
 {
-    return p.frames + ((uint64_t)f << p.page_shift);
+    return p.frames + (uint64_t)f * (1u << p.page_shift);
 }
 
-/* O6: the address of page pte's frame, from the thread's hint or from a
- * VALID entry read relaxed at CTA scope (the hint then keeps it), or null
- * while the page is absent. A write (`dirty`) marks the frame dirty once per
- * hint. */
-__device__ __forceinline__ uint8_t *dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte,
-                                                       dream_hint &h, bool dirty)
+/* O6: whether page pte's frame is known, from the thread's hint or from a
+ * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
+ * then its address. A write (`dirty`) marks the frame dirty once per hint. */
+__device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
+                                                     bool dirty, uint8_t *&base)
 {
     const uint64_t key = (uint64_t)pte;
-    if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key)
-        return (uint8_t *)h.base;
+    if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key) {
+        base = (uint8_t *)h.base;
+        return true;
+    }
     const uint64_t e = dream_ld_sm(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
-        return nullptr;
+        return false;
     if (dirty)
         dream_mark_dirty(&p.rt->dirty[dream_pte_frame(e)]);
-    h.pte = key | (dirty ? DREAM_HINT_DIRTY : 0);
-    h.base = (uint64_t)dream_ptr_frame(p, dream_pte_frame(e));
-    return (uint8_t *)h.base;
+    base = dream_ptr_frame(p, dream_pte_frame(e));
+    h = {key | (dirty ? DREAM_HINT_DIRTY : 0), (uint64_t)base};
+    return true;
 }
 
-/* The home access's one slow path (O7): element i of `size`-byte elements
- * failed its type or bounds check there; records which. Every page of an
- * array at home is resident, so nothing else misses. Linked from the fault
- * module like dream_fault, so the resident build keeps dream_fail's code
- * and any warp collective out of a user's loop (a collective is convergent
- * and stops the compiler from unrolling it). */
+/* An access whose element i of `size`-byte elements failed its type or
+ * bounds check; records which. Linked from the fault module like
+ * dream_fault, so no build keeps dream_fail's code and its warp collective
+ * in a user's loop (a collective is convergent and stops the compiler from
+ * unrolling it), nor its registers in the hit paths. */
 #ifdef DREAM_FAULT_LINKED
 __device__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size);
 #else
@@ -956,9 +958,10 @@ __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
 /* Runs f(T *) -> T on element i with its page pinned, and marks the page
  * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
  * elect a leader, every leader pins its resident page at once, the lanes
- * access, the leaders unpin; under O6 each lane accesses its resident page
- * in place; an array at home (O7) is accessed there. The rest take the
- * slow path. Returns f's result; not done, with the error recorded, when
+ * access, the leaders unpin, and the warp votes on the slow path; under O6
+ * each lane accesses its resident page in place, with no collective, and
+ * the lanes that missed take the slow path as a group of their own (those
+ * that hit take no part); an array at home (O7) is accessed there. Returns f's result; not done, with the error recorded, when
  * the access could not be made (bounds, type, failed fault); memory is then
  * untouched. */
 template <class T, class F>
@@ -985,39 +988,43 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
-    if (!dream_check<T>(p, i))
+    if (sizeof(T) != p.elem_size || i >= p.n) {
+        dream_access_failed(p, i, sizeof(T));
         return r;
+    }
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
-    const unsigned mask = dream_group_mask();
     if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (uint8_t *b = dream_no_evict_frame(p, pte, h, true)) {
+        uint8_t *b;
+        if (dream_no_evict_frame(p, pte, h, true, b)) {
             r.v = f((T *)(b + off));
             r.done = true;
+            return r;
         }
-    } else {
-        const dream_lead l = dream_lead_pin(rt, pte, mask);
-        const int frame = dream_shfl(mask, l.frame, l.leader);
-        dream_syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
-        if (frame >= 0)
-            r.v = f((T *)(dream_ptr_frame(p, (uint32_t)frame) + off));
-        dream_syncwarp(mask);
-        if (l.lead && frame >= 0)
-            dream_unpin(rt, (uint32_t)frame, true, p.flags);
-        r.done = frame >= 0;
+        r = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, true, h.pte, f); /* O6's miss */
+        if (r.done) /* the pinned access marked the frame dirty */
+            h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
+        dream_exit_if_aborted(rt, r.done);
+        return r;
     }
+    const unsigned mask = dream_group_mask();
+    const dream_lead l = dream_lead_pin(rt, pte, mask);
+    const int frame = dream_shfl(mask, l.frame, l.leader);
+    dream_syncwarp(mask); /* the leaders' pins (acquire) before their peers' accesses */
+    if (frame >= 0)
+        r.v = f((T *)(dream_ptr_frame(p, (uint32_t)frame) + off));
+    dream_syncwarp(mask);
+    if (l.lead && frame >= 0)
+        dream_unpin(rt, (uint32_t)frame, true, p.flags);
+    r.done = frame >= 0;
     if (dream_any(mask, !r.done)) {
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, f);
-        if (s.done) {
+        if (s.done)
             r = s;
-            if (p.flags & DREAM_PTR_NO_EVICT) /* the pinned access marked the frame dirty */
-                h = {(uint64_t)pte | DREAM_HINT_DIRTY, s.base};
-        }
     }
-    if (!(p.flags & DREAM_PTR_NO_EVICT))
-        h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
+    h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
     dream_exit_if_aborted(rt, r.done);
     return r;
 #endif
@@ -1068,7 +1075,8 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * element, the entry again; lanes whose page was absent or moved read
  * pinned on the slow path. O6 (no frame reused during this kernel): the
  * frame from the thread's hint or the entry, then the element as a plain
- * load; an array at home (O7) is read there. Returns T() when the read
+ * load, with no collective (the lanes that missed read on the slow path as
+ * a group of their own); an array at home (O7) is read there. Returns T() when the read
  * could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
@@ -1085,45 +1093,48 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
-    if (!dream_check<T>(p, i))
+    if (sizeof(T) != p.elem_size || i >= p.n) {
+        dream_access_failed(p, i, sizeof(T));
         return T();
+    }
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
+    const auto ld = [](T *q) { return dream_ld(q); };
+    if (p.flags & DREAM_PTR_NO_EVICT) {
+        uint8_t *b;
+        if (dream_no_evict_frame(p, pte, h, false, b)) {
+            __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
+            return *(const T *)(b + off);
+        }
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, ld);
+        if (s.done) /* O6's miss */
+            h = {(uint64_t)pte, s.base};
+        dream_exit_if_aborted(rt, s.done);
+        return s.v;
+    }
     const unsigned mask = dream_group_mask();
+    typedef typename dream_bits_t<sizeof(T)>::type B;
     T v = T();
     bool done = false;
-    if (p.flags & DREAM_PTR_NO_EVICT) {
-        if (const uint8_t *b = dream_no_evict_frame(p, pte, h, false)) {
-            __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
-            v = *(const T *)(b + off);
-            done = true;
-        }
-    } else {
-        typedef typename dream_bits_t<sizeof(T)>::type B;
-        const uint64_t e = dream_ld_relaxed(pte);
-        if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            const B b = dream_ld_frame((const B *)(dream_ptr_frame(p, dream_pte_frame(e)) + off));
-            done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
-            if (done) /* else b may be another page's: never returned */
-                memcpy(&v, &b, sizeof(T));
-            else
-                dream_count(rt, DREAM_C_RETRIES, 1);
-        }
+    const uint64_t e = dream_ld_relaxed(pte);
+    if (dream_pte_state(e) == DREAM_PTE_VALID) {
+        const B b = dream_ld_frame((const B *)(dream_ptr_frame(p, dream_pte_frame(e)) + off));
+        done = dream_ld_relaxed(dream_after(pte, b, p.page_shift)) == e;
+        if (done) /* else b may be another page's: never returned */
+            memcpy(&v, &b, sizeof(T));
+        else
+            dream_count(rt, DREAM_C_RETRIES, 1);
     }
     if (dream_any(mask, !done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte,
-                                                        [](T *q) { return dream_ld(q); });
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, ld);
         if (s.done) {
             v = s.v;
             done = true;
-            if (p.flags & DREAM_PTR_NO_EVICT)
-                h = {(uint64_t)pte, s.base};
         }
     }
-    if (!(p.flags & DREAM_PTR_NO_EVICT))
-        h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
+    h.pte = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
     dream_exit_if_aborted(rt, done);
     return v;
 #endif
@@ -1146,7 +1157,8 @@ __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uin
     if (!(p.flags & DREAM_PTR_NO_EVICT))
         return nullptr;
     dream_hint h = {0, 0}; /* matches no entry */
-    return dream_no_evict_frame(p, p.pte + page, h, write);
+    uint8_t *b;
+    return dream_no_evict_frame(p, p.pte + page, h, write, b) ? b : nullptr;
 #endif
 }
 
