@@ -959,11 +959,11 @@ __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
  * dirty (writes, read-modify-writes, atomics). Fast path: lanes on one page
  * elect a leader, every leader pins its resident page at once, the lanes
  * access, the leaders unpin, and the warp votes on the slow path; under O6
- * each lane accesses its resident page in place, with no collective, and
- * the lanes that missed take the slow path as a group of their own (those
- * that hit take no part); an array at home (O7) is accessed there. Returns f's result; not done, with the error recorded, when
- * the access could not be made (bounds, type, failed fault); memory is then
- * untouched. */
+ * each lane accesses its resident page in place, with no collective, and the
+ * lanes that missed take the slow path as a group of their own (those that
+ * hit take no part); an array at home (O7) is accessed there. Returns f's
+ * result; not done, with the error recorded, when the access could not be
+ * made (bounds, type, failed fault); memory is then untouched. */
 template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
@@ -1072,11 +1072,11 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
- * element, the entry again; lanes whose page was absent or moved read
- * pinned on the slow path. O6 (no frame reused during this kernel): the
- * frame from the thread's hint or the entry, then the element as a plain
- * load, with no collective (the lanes that missed read on the slow path as
- * a group of their own); an array at home (O7) is read there. Returns T() when the read
+ * element, the entry again; lanes whose page was absent or moved read pinned
+ * on the slow path. O6 (no frame reused during this kernel): the frame from
+ * the thread's hint or the entry, then the element as a plain load, with no
+ * collective (the lanes that missed read on the slow path as a group of
+ * their own); an array at home (O7) is read there. Returns T() when the read
  * could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
