@@ -116,7 +116,10 @@
  *       neither a re-read nor a pin: the frame's address is the thread's hint
  *       for p, else from pte[p] if VALID; then the element is loaded, stored
  *       or updated atomically in place. The frame is not refilled before the
- *       kernel ends. The entry is read relaxed at CTA scope, which this SM's
+ *       kernel ends. Such an access makes no warp collective: the lanes that
+ *       missed enter the slow path as a group of their own (dream_group_mask
+ *       there), and those that hit take no part (cc-csr's first hook,
+ *       Kronecker scale 20, H100: 104 -> 79 ms cold). The entry is read relaxed at CTA scope, which this SM's
  *       L1 may serve (GPU scope goes to L2: cc-csr's first hook, Kronecker
  *       scale 20, H100, 137 -> 108 ms). L1 may hold it stale only as not
  *       VALID (L1 is invalidated when a kernel starts, and no entry leaves
