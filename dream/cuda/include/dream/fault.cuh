@@ -119,32 +119,33 @@
  *       kernel ends. Such an access makes no warp collective: the lanes that
  *       missed enter the slow path as a group of their own (dream_group_mask
  *       there), and those that hit take no part (cc-csr's first hook,
- *       Kronecker scale 20, H100: 104 -> 79 ms cold). The entry is read relaxed at CTA scope, which this SM's
- *       L1 may serve (GPU scope goes to L2: cc-csr's first hook, Kronecker
- *       scale 20, H100, 137 -> 108 ms). L1 may hold it stale only as not
- *       VALID (L1 is invalidated when a kernel starts, and no entry leaves
- *       VALID during it), which sends the access to the slow path, where it
- *       is read at GPU scope. If an earlier launch published it, the kernel
- *       boundary orders its data before the access. If this launch did, only
- *       the address does: the access's address is the entry's frame, so it
- *       issues after the entry has returned (no GPU speculates a load's
- *       address), and the entry was written after the data (O1). The access
- *       may be served by this SM's L1, which holds no line of f older than
- *       O1's publish: f had no page when this launch took it (O6 takes only
- *       such frames, and no access reads a frame whose page is not VALID: by
- *       its entry, or a home of an array all at home when the kernel began,
- *       O7), and L1 is invalidated when a kernel starts. As in O5, the order
- *       comes from the address, not an acquire: an acquire on every access to
- *       a page loaded in the same launch made cc-csr's first hook (Kronecker
- *       scale 20, H100) 211 ms, against 140 ms without it and 30 ms resident.
- *       A write's first access to a page through its hint sets dirty[f] = 1
- *       (a plain store, read only by the host after the kernel: no frame is
- *       written back during it) and marks the hint, so later writes through
- *       it store only the element. An access made on the slow path (its page
- *       pinned or loaded there, which orders it as O2 or O1 does) leaves its
- *       frame in the hint too. Such accesses have plain memory's semantics
- *       (reads may be served from L1 or hoisted out of a loop): a thread that
- *       waits for another's write uses atomics, as on plain memory.
+ *       Kronecker scale 20, H100: 104 -> 79 ms cold). The entry is read
+ *       relaxed at CTA scope, which this SM's L1 may serve (GPU scope goes to
+ *       L2: cc-csr's first hook, Kronecker scale 20, H100, 137 -> 108 ms). L1
+ *       may hold it stale only as not VALID (L1 is invalidated when a kernel
+ *       starts, and no entry leaves VALID during it), which sends the access
+ *       to the slow path, where it is read at GPU scope. If an earlier launch
+ *       published it, the kernel boundary orders its data before the access.
+ *       If this launch did, only the address does: the access's address is
+ *       the entry's frame, so it issues after the entry has returned (no GPU
+ *       speculates a load's address), and the entry was written after the
+ *       data (O1). The access may be served by this SM's L1, which holds no
+ *       line of f older than O1's publish: f had no page when this launch
+ *       took it (O6 takes only such frames, and no access reads a frame whose
+ *       page is not VALID: by its entry, or a home of an array all at home
+ *       when the kernel began, O7), and L1 is invalidated when a kernel
+ *       starts. As in O5, the order comes from the address, not an acquire:
+ *       an acquire on every access to a page loaded in the same launch made
+ *       cc-csr's first hook (Kronecker scale 20, H100) 211 ms, against 140 ms
+ *       without it and 30 ms resident. A write's first access to a page
+ *       through its hint sets dirty[f] = 1 (a plain store, read only by the
+ *       host after the kernel: no frame is written back during it) and marks
+ *       the hint, so later writes through it store only the element. An
+ *       access made on the slow path (its page pinned or loaded there, which
+ *       orders it as O2 or O1 does) leaves its frame in the hint too. Such
+ *       accesses have plain memory's semantics (reads may be served from L1
+ *       or hoisted out of a loop): a thread that waits for another's write
+ *       uses atomics, as on plain memory.
  *   O7  Homes: the host gives each array, at its creation and while it
  *       lives, consecutive frames of its own (a home per page) if the ring
  *       has a free run that long. A load in O6 takes the page's home when
