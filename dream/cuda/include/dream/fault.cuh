@@ -410,6 +410,15 @@ __device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, boo
         dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
 }
 
+/* Frame f's address, from p's copy of the ring's base and page shift (kernel
+ * parameters, not loads: the hit paths' addresses wait on the entry alone).
+ * A 32-bit page size (pages are at most 16 MiB) makes it one wide
+ * multiply-add. */
+__device__ __forceinline__ uint8_t *dream_ptr_frame(const dream_ptr_abi &p, uint32_t f)
+{
+    return p.frames + (uint64_t)f * (1u << p.page_shift);
+}
+
 __device__ __forceinline__ uint64_t dream_pages(const dream_ptr_abi &p)
 {
     return (p.n * p.elem_size + (1ull << p.page_shift) - 1) >> p.page_shift;
@@ -764,11 +773,6 @@ __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i, 
     return true;
 }
 
-template <class T> __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i)
-{
-    return dream_check(p, i, (uint32_t)sizeof(T));
-}
-
 /* After a timeout the runtime is aborted and no page can come in: end this
    thread rather than let the kernel run on through failing accesses. */
 __device__ __forceinline__ void dream_exit_if_aborted(const dream_rt_state *rt, bool done)
@@ -842,7 +846,7 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         frame = dream_shfl(mask, frame, leader);
         dream_syncwarp(mask); /* the leader's pin (acquire) before the peers' accesses */
         if (mine && frame >= 0) {
-            r.base = (uint64_t)dream_frame_addr(rt, (uint32_t)frame);
+            r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)frame);
             r.v = f((T *)(r.base + off));
             r.done = true;
         }
@@ -904,15 +908,6 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
-/* Frame f's address, from p's copy of the ring's base and page shift (kernel
- * parameters, not loads: the hit paths' addresses wait on the entry alone).
- * A 32-bit page size (pages are at most 16 MiB) makes it one wide
- * multiply-add. */
-__device__ __forceinline__ uint8_t *dream_ptr_frame(const dream_ptr_abi &p, uint32_t f)
-{
-    return p.frames + (uint64_t)f * (1u << p.page_shift);
-}
-
 /* O6: whether page pte's frame is known, from the thread's hint or from a
  * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
  * then its address. A write (`dirty`) marks the frame dirty once per hint. */
@@ -948,6 +943,16 @@ __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, ui
 }
 #endif
 
+/* Whether element i is in p's bounds and of its type T; else records which
+ * (dream_access_failed). */
+template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_ptr_abi &p, uint64_t i)
+{
+    if (sizeof(T) == p.elem_size && i < p.n)
+        return true;
+    dream_access_failed(p, i, sizeof(T));
+    return false;
+}
+
 /* Whether p's array is at home in this launch (O7): always in the resident
    build, else by the host's flag. */
 __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
@@ -972,11 +977,9 @@ template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
     dream_done<T> r = {T(), false, 0};
+    if (!dream_access_ok<T>(p, i))
+        return r;
     if (dream_at_home(p)) {
-        if (sizeof(T) != p.elem_size || i >= p.n) {
-            dream_access_failed(p, i, sizeof(T));
-            return r;
-        }
         const uint64_t page = (i * sizeof(T)) >> p.page_shift;
         if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
             dream_mark_dirty(p.home_dirty + page);
@@ -992,10 +995,6 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
-    if (sizeof(T) != p.elem_size || i >= p.n) {
-        dream_access_failed(p, i, sizeof(T));
-        return r;
-    }
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
@@ -1084,11 +1083,9 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
+    if (!dream_access_ok<T>(p, i))
+        return T();
     if (dream_at_home(p)) {
-        if (sizeof(T) != p.elem_size || i >= p.n) {
-            dream_access_failed(p, i, sizeof(T));
-            return T();
-        }
         const T *q = (const T *)(p.home + i * sizeof(T));
         __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
         return *q;
@@ -1097,10 +1094,6 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
-    if (sizeof(T) != p.elem_size || i >= p.n) {
-        dream_access_failed(p, i, sizeof(T));
-        return T();
-    }
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);

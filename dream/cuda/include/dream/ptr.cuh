@@ -192,7 +192,7 @@ template <class T> struct dream_span {
     __device__ T *move(uint64_t i)
     {
         release();
-        if (!dream_check<U>(a, i))
+        if (!dream_access_ok<U>(a, i))
             return nullptr;
         const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
         uint8_t *b = dream_span_frame(a, page, dream_span_elem<T>::write); /* O6, O7: no pin */
@@ -203,7 +203,7 @@ template <class T> struct dream_span {
                 dream_exit_if_aborted(a.rt, false);
                 return nullptr;
             }
-            b = dream_frame_addr(a.rt, (uint32_t)frame);
+            b = dream_ptr_frame(a, (uint32_t)frame);
             if (a.flags & DREAM_PTR_NO_EVICT) { /* the frame keeps the page: the pin's acquire is all we need */
                 dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
                 frame = -1;
