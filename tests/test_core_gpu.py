@@ -1,6 +1,8 @@
 """The shared correctness suite: results against NumPy under oversubscription,
 for every backend in tests/backends.py. Oversubscription x means the frame
 ring holds data / (1 + x)."""
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -677,6 +679,34 @@ def test_frame_wait_ends_in_a_named_timeout(make_rt):
         with pytest.raises(dream.DreamTimeoutError, match="a free frame in the ring"):
             k(1, 1, (a, b))
         assert time.monotonic() - t0 < 30
+
+
+def test_a_kernel_that_crashes_ends_the_wait_at_once():
+    # cupy's Event.done reads a crashed kernel's error as "not yet", which
+    # kept the host's wait until host_timeout (600 s by default); the wait
+    # ends at once with the error. A process of its own: the crash ends the
+    # CUDA context.
+    code = r'''
+import time, numpy as np, dream
+with dream.Runtime(backend="direct", page_size=4096, gpu_memory="1MiB", host_timeout="60s") as rt:
+    a = rt.array(np.zeros(1024, np.float32))
+    k = rt.kernel('extern "C" __global__ void crash(dream_ptr<float> a) { asm volatile("trap;"); }', "crash")
+    t0 = time.monotonic()
+    try:
+        k(1, 32, (a,))
+    except dream.DeviceError as e:
+        print("raised", round(time.monotonic() - t0, 1), e)
+    try:
+        k(1, 32, (a,))
+    except dream.RuntimeClosedError as e:
+        print("closed", e)
+'''
+    r = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=120)
+    lines = r.stdout.splitlines()
+    assert lines and lines[0].startswith("raised"), r.stdout + r.stderr
+    assert float(lines[0].split()[1]) < 10, r.stdout
+    assert "cudaErrorLaunchFailure" in lines[0] and "kernel crash" in lines[0], r.stdout
+    assert len(lines) > 1 and lines[1].startswith("closed"), r.stdout + r.stderr
 
 
 def test_a_timeout_after_another_error_still_closes_the_runtime(make_rt):

@@ -121,6 +121,7 @@ def launch(func, grid, block, params: bytes, offsets: list[int], stream: int, sh
 
 
 POLL_SHARE = 128
+CUDA_ERROR_NOT_READY = 600  # cudaErrorNotReady: work still running; any other error ends the wait
 
 
 def wait_stream(stream, timeout_s: float, what: str):
@@ -137,7 +138,8 @@ def wait_stream(stream, timeout_s: float, what: str):
     ev.record(stream)
     start = time.monotonic()
     deadline = start + timeout_s
-    while not ev.done:
+    # not ev.done: it reads an error (a kernel that crashed) as "not yet"
+    while cupy.cuda.runtime.eventQuery(ev.ptr) == CUDA_ERROR_NOT_READY:
         now = time.monotonic()
         if now > deadline:
             raise DreamTimeoutError(
@@ -146,4 +148,8 @@ def wait_stream(stream, timeout_s: float, what: str):
         pause = min((now - start) / POLL_SHARE, 1e-3)
         if pause >= 5e-5:
             time.sleep(pause)
-    ev.synchronize()  # surfaces a sticky launch error as an exception
+    try:
+        ev.synchronize()
+    except cupy.cuda.runtime.CUDARuntimeError as e:  # a kernel crashed: the context is lost
+        raise DeviceError(f"{what} failed on the GPU: {e}; this process's CUDA context is "
+                          f"unusable from now on") from None

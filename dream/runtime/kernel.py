@@ -70,6 +70,7 @@ class Kernel:
         self._per_sm = {}   # (threads per block, shared memory) -> blocks an SM holds
 
     def __call__(self, grid, block, args=(), shared_mem: int = 0):
+        self.rt._check_open()  # before _pack, which reads the GPU
         grid = _dim3(grid, f"kernel {self.name}: grid")
         block = _dim3(block, f"kernel {self.name}: block")
         args = tuple(args)

@@ -280,7 +280,7 @@ class Runtime:
     def _finish(self, what: str):
         try:
             wait_stream(self._stream, self.host_timeout_s, what)
-        except DreamTimeoutError as e:
+        except DeviceError as e:  # timed out, or the kernel crashed
             self._closed = str(e)
             raise
         self._backend.after_launch()
