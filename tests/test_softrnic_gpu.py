@@ -73,6 +73,32 @@ def test_queue_shapes_under_eviction(qmem, queues, depth):
 
 
 @pytest.mark.parametrize("qmem", ["gpu", "host"])
+def test_every_sm_full_of_faulting_warps(qmem):
+    # 4 blocks of 128 threads on every SM stream 256 MiB through a ring of a
+    # quarter of it, read-ahead on, 40 launches: the engine's copy batches at
+    # their largest. Whole batches in one cudaMemcpyBatchAsync call corrupted
+    # the copy channel here within a few launches (dma.h, kBatchCopies).
+    import cupy
+    from dream.bench.transfer import grid_stream, xor_words
+    from dream.bench.transfer_kernels import STREAM, dream_source
+    nbytes = 256 << 20
+    data = np.arange(nbytes // 8, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    expect = xor_words(data.view(np.uint32))
+    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory=nbytes // 4, timeout="10s") as rt:
+        a = rt.array(data.view(np.complex128))
+        k = rt.kernel(dream_source(STREAM), "stream")
+        grid, block, n16 = rt.gpu.sms * 4, 128, nbytes // 16
+        per_warp = np.uint64(grid_stream(n16, grid * block // 32))
+        sink = cupy.zeros(1, np.uint64)
+        for _ in range(40):
+            rt.evict()
+            sink.fill(0)
+            k(grid, block, (a, np.uint64(n16), per_warp, sink))
+            assert int(sink.get()[0]) == expect
+        assert rt.stats().ahead > 0
+
+
+@pytest.mark.parametrize("qmem", ["gpu", "host"])
 @pytest.mark.parametrize("fault", ["bad key", "outside the region"])
 def test_error_completion_is_a_transport_error(qmem, fault):
     n = 1 << 18

@@ -43,6 +43,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -187,6 +188,19 @@ private:
 
     static constexpr std::chrono::seconds kStreamWait{60};
 
+    /* Copies per cudaMemcpyBatchAsync call. Longer batches, issued by the
+       thousand while a kernel kept every SM busy, corrupted the copy
+       channel on driver 580.159.04 (H100 and H200): Xid 32 ("invalid or
+       corrupted push buffer stream"), then cudaErrorLaunchFailure with no
+       kernel at fault (cuda-gdb, compute-sanitizer), or copies that never
+       ran (a CQE never came), or a crash of the process. Failures in 150
+       launches of the transfer benchmark's stream kernel at 528 x 128
+       threads (softrnic, 4 KiB pages, ring 1/4 of the data): nearly every
+       run with whole batches, 1 run in 4 at 32 and 1 in 6 at 64, none in
+       4 at 16. vLLM saw the same API fail on that driver
+       (vllm-project/vllm#49276). Stream order holds across the calls. */
+    static constexpr size_t kBatchCopies = 16;
+
     // cudaStreamSynchronize, bounded: polls the stream, yielding between polls.
     static void wait(cudaStream_t s, const char *what)
     {
@@ -255,9 +269,12 @@ private:
         cudaMemcpyAttributes attr = {};
         attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
         attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-        size_t first = 0;
-        const cudaError_t r = cudaMemcpyBatchAsync(b.dsts.data(), b.srcs.data(), b.sizes.data(), n,
-                                                   &attr, &first, 1, s);
+        cudaError_t r = cudaSuccess;
+        for (size_t lo = 0; lo < n && r == cudaSuccess; lo += kBatchCopies) {
+            size_t first = 0;
+            r = cudaMemcpyBatchAsync(b.dsts.data() + lo, b.srcs.data() + lo, b.sizes.data() + lo,
+                                     std::min(kBatchCopies, n - lo), &attr, &first, 1, s);
+        }
         b.clear();
         check(r, "cudaMemcpyBatchAsync");
         return n;
