@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cli import Sweep, common_arguments, finish, sweep
-from .transfer import GATHER_BLOCK, fill_pattern, timed, xor_words
+from .transfer import GATHER_BLOCK, fill_pattern, launch_shape, timed, xor_words
 from .transfer_kernels import GATHER, dream_source
 
 DATA, QUEUES = "1GiB", "1,2,4,8,16,32,64,132"
@@ -76,9 +76,7 @@ def measure(backend, opts, page, q, ring, host, blocks_d, nblocks, check, runs, 
         a = rt.array(host.view(np.complex128))
         k = rt.kernel(dream_source(GATHER), "gather")
         sink = cupy.zeros(1, np.uint64)
-        warps = min(k.resident_threads((10**9, 1, 1), (256, 1, 1)), rt.nframes) // 32
-        block = 32 * max(1, min(8, warps // rt.gpu.sms))
-        grid = max(1, warps * 32 // block)
+        grid, block = launch_shape(rt, k)
 
         def one():
             sink.fill(0)
