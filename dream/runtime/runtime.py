@@ -318,9 +318,13 @@ class Runtime:
                 f"{what}: dream_ptr<T> with sizeof(T) = {int(e['detail'][0])} used for {aname} "
                 f"whose elements are {int(e['detail'][1])} bytes, at {at}{tail}")
         if code == abi.ERR_TIMEOUT:
+            where = int(e["where"])
+            d = [int(x) for x in e["detail"]]
+            request = (f", queue {d[0]}, entry index {d[1]}, opcode {d[2]:#x}"  # queue.cuh
+                       if where in (abi.WAIT_QUEUE, abi.WAIT_COMPLETION) else "")
             return DreamTimeoutError(
-                f"{what}: waiting for {abi.WAIT_NAMES.get(int(e['where']), '?')} took longer than "
-                f"timeout={self.timeout_s:g}s (page {int(e['page'])} of {aname}, at {at}, "
+                f"{what}: waiting for {abi.WAIT_NAMES.get(where, '?')} took longer than "
+                f"timeout={self.timeout_s:g}s (page {int(e['page'])} of {aname}{request}, at {at}, "
                 f"backend {self.backend_name!r}){tail}")
         if code == abi.ERR_TRANSPORT:
             return TransportError(
