@@ -194,8 +194,8 @@ def launch_shape(rt, kernel):
     warps on every SM in blocks of BLOCK threads), cut to what can be
     resident. Any shape runs on any ring (fault.cuh). One warp per frame at
     most, as the frame check once required, left a 64 KiB ring of 1,024
-    frames 32 warps: 0.26x bulk H2D, against 0.57x in this shape (H200,
-    softrnic and direct alike)."""
+    frames 32 warps: 0.26x (softrnic) and 0.31x (direct) bulk H2D, against
+    0.57x for both in this shape (H200)."""
     resident = kernel.resident_threads((10**9, 1, 1), (BLOCK, 1, 1)) // BLOCK
     return max(1, min(resident, rt.gpu.sms * WARPS_PER_SM * 32 // BLOCK)), BLOCK
 

@@ -190,15 +190,16 @@ private:
 
     /* Copies per cudaMemcpyBatchAsync call. Longer batches, issued by the
        thousand while a kernel kept every SM busy, corrupted the copy
-       channel on driver 580.159.04 (H100 and H200): Xid 32 ("invalid or
-       corrupted push buffer stream"), then cudaErrorLaunchFailure with no
-       kernel at fault (cuda-gdb, compute-sanitizer), or copies that never
-       ran (a CQE never came), or a crash of the process. Failures in 150
-       launches of the transfer benchmark's stream kernel at 528 x 128
-       threads (softrnic, 4 KiB pages, ring 1/4 of the data): nearly every
-       run with whole batches, 1 run in 4 at 32 and 1 in 6 at 64, none in
-       4 at 16. vLLM saw the same API fail on that driver
-       (vllm-project/vllm#49276). Stream order holds across the calls. */
+       channel on driver 580.159.04, H100 and H200 (the H200's kernel log:
+       Xid 32, "invalid or corrupted push buffer stream"). Then came
+       cudaErrorLaunchFailure with no kernel at fault (cuda-gdb,
+       compute-sanitizer), copies that never ran (a CQE never came), or a
+       crash of the process. Runs of 150 launches of the transfer
+       benchmark's stream kernel at 528 x 128 threads (softrnic, 4 KiB
+       pages, ring 1/4 of the data) that failed: nearly all with whole
+       batches, 1 in 6 at 64, 1 in 4 at 32, none of 4 at 16. vLLM saw the
+       same API fail on that driver (vllm-project/vllm#49276). Stream order
+       holds across the calls. */
     static constexpr size_t kBatchCopies = 16;
 
     // cudaStreamSynchronize, bounded: polls the stream, yielding between polls.
