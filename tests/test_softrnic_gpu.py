@@ -98,6 +98,29 @@ def test_every_sm_full_of_faulting_warps(qmem):
         assert rt.stats().ahead > 0
 
 
+def test_more_warps_than_frames_keep_their_pages():
+    # 16 warps per SM stream 256 MiB of 64 KiB pages through a ring of 1,024
+    # frames: twice as many warps as frames, each reading two pages. A frame
+    # taken again as soon as its loader's first access unpinned it (before
+    # the ring's young frames, fault.cuh dream_ring_take) loaded each page
+    # 15 times (H200); now 3.5
+    import cupy
+    from dream.bench.transfer import grid_stream, xor_words
+    from dream.bench.transfer_kernels import STREAM, dream_source
+    nbytes, page = 256 << 20, 64 << 10
+    data = np.arange(nbytes // 8, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    expect = xor_words(data.view(np.uint32))
+    with softrnic(page_size=page, gpu_memory=nbytes // 4, timeout="10s") as rt:
+        a = rt.array(data.view(np.complex128))
+        k = rt.kernel(dream_source(STREAM), "stream")
+        grid, block, n16 = rt.gpu.sms * 2, 256, nbytes // 16
+        assert grid * block // 32 >= 2 * rt.nframes
+        sink = cupy.zeros(1, np.uint64)
+        k(grid, block, (a, np.uint64(n16), np.uint64(grid_stream(n16, grid * block // 32)), sink))
+        assert int(sink.get()[0]) == expect
+        assert rt.stats().pages_in <= 8 * (nbytes // page), rt.stats()
+
+
 @pytest.mark.parametrize("qmem", ["gpu", "host"])
 @pytest.mark.parametrize("fault", ["bad key", "outside the region"])
 def test_error_completion_is_a_transport_error(qmem, fault):

@@ -19,7 +19,8 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_error, where); FIELD(dream_error, index); FIELD(dream_error, page);
            FIELD(dream_error, block); FIELD(dream_error, thread); FIELD(dream_error, detail));
     STRUCT(dream_rt_state, FIELD(dream_rt_state, frames); FIELD(dream_rt_state, ref);
-           FIELD(dream_rt_state, owner); FIELD(dream_rt_state, dirty); FIELD(dream_rt_state, arrays);
+           FIELD(dream_rt_state, owner); FIELD(dream_rt_state, dirty); FIELD(dream_rt_state, loaded);
+           FIELD(dream_rt_state, arrays);
            FIELD(dream_rt_state, counters); FIELD(dream_rt_state, error);
            FIELD(dream_rt_state, transport); FIELD(dream_rt_state, nframes);
            FIELD(dream_rt_state, timeout_ns); FIELD(dream_rt_state, head);

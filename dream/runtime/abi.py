@@ -16,7 +16,7 @@ ERROR = np.dtype([
 ])
 
 RT_STATE = np.dtype([
-    ("frames", "<u8"), ("ref", "<u8"), ("owner", "<u8"), ("dirty", "<u8"),
+    ("frames", "<u8"), ("ref", "<u8"), ("owner", "<u8"), ("dirty", "<u8"), ("loaded", "<u8"),
     ("arrays", "<u8"), ("counters", "<u8"), ("error", "<u8"), ("transport", "<u8"),
     ("nframes", "<u8"), ("timeout_ns", "<u8"), ("head", "<u8"),
     ("page_shift", "<u4"), ("abort", "<u4"), ("n_slots", "<u4"), ("pad", "<u4"),

@@ -79,6 +79,7 @@ class Runtime:
         self._ref = cupy.zeros(n, dtype=np.int32)
         self._owner = cupy.full(n, abi.OWNER_NONE, dtype=np.uint64)
         self._dirty = cupy.zeros(n, dtype=np.uint32)
+        self._loaded = cupy.zeros(n, dtype=np.uint32)
         self._counters = cupy.zeros(abi.COUNTER_SHARDS * abi.NCOUNTERS, dtype=np.uint64)
         self._error = cupy.zeros(abi.ERROR.itemsize, dtype=np.uint8)
         self._descs = cupy.zeros(64 * abi.ARRAY_DESC.itemsize, dtype=np.uint8)
@@ -104,6 +105,7 @@ class Runtime:
         s["ref"] = self._ref.data.ptr
         s["owner"] = self._owner.data.ptr
         s["dirty"] = self._dirty.data.ptr
+        s["loaded"] = self._loaded.data.ptr
         s["arrays"] = self._descs.data.ptr
         s["counters"] = self._counters.data.ptr
         s["error"] = self._error.data.ptr

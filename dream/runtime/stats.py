@@ -22,7 +22,7 @@ class Stats:
     wait_ns: int = 0       # summed time warp groups spent resolving faults
     doorbells: int = 0     # doorbell writes by GPU threads (queue backends)
     requests: int = 0      # transport requests posted
-    frame_skips: int = 0   # pinned frames the ring cursor passed over
+    frame_skips: int = 0   # pinned, locked or young frames the ring cursor passed over
     coalesced: int = 0     # faults served by another warp's load
     retries: int = 0       # optimistic reads whose page left its frame under them
     verify_owner: int = 0  # -DDREAM_VERIFY: accesses whose frame held another page after them

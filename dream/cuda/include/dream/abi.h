@@ -66,7 +66,7 @@
 #define DREAM_C_WAIT_NS 6     /* time warp groups spent resolving faults */
 #define DREAM_C_DOORBELLS 7   /* doorbell writes (queue transports) */
 #define DREAM_C_REQUESTS 8    /* transport requests posted */
-#define DREAM_C_FRAME_SKIPS 9 /* ring frames skipped because they were pinned */
+#define DREAM_C_FRAME_SKIPS 9 /* ring frames skipped: pinned, locked or young (fault.cuh) */
 #define DREAM_C_COALESCED 10  /* faults served by another warp's load */
 #define DREAM_C_RETRIES 11    /* optimistic reads whose page moved under them */
 /* -DDREAM_VERIFY only: pinned accesses that found, after the access, their
@@ -119,6 +119,7 @@ typedef struct dream_rt_state {
     int32_t *ref;             /* per frame */
     uint64_t *owner;          /* per frame */
     uint32_t *dirty;          /* per frame */
+    uint32_t *loaded;         /* per frame: when its page was loaded, in 1.024 us ticks (fault.cuh, ring) */
     dream_array_desc *arrays; /* by slot */
     uint64_t *counters;       /* DREAM_COUNTER_SHARDS x DREAM_NCOUNTERS */
     dream_error *error;
@@ -212,10 +213,11 @@ DREAM_STATIC_ASSERT(sizeof(dream_error) == 72, "dream_error");
 DREAM_CHECK_OFFSET(dream_error, index, 16);
 DREAM_CHECK_OFFSET(dream_error, block, 32);
 DREAM_CHECK_OFFSET(dream_error, detail, 56);
-DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 104, "dream_rt_state");
-DREAM_CHECK_OFFSET(dream_rt_state, nframes, 64);
-DREAM_CHECK_OFFSET(dream_rt_state, head, 80);
-DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 88);
+DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 112, "dream_rt_state");
+DREAM_CHECK_OFFSET(dream_rt_state, loaded, 32);
+DREAM_CHECK_OFFSET(dream_rt_state, nframes, 72);
+DREAM_CHECK_OFFSET(dream_rt_state, head, 88);
+DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 96);
 DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 64, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);

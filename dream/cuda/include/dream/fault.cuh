@@ -40,6 +40,9 @@
  *   owner[f] only by the lock holder; read by lock holders (and maintenance).
  *   dirty[f] set by pinned writers before their unpin; cleared by the lock
  *            holder after a write-back.
+ *   loaded[f] when f's page was loaded, by its loader at the publish (and
+ *            zeroed by a flush that empties f); read by ring takers as a
+ *            hint (dream_ring_take's young frames), with no order.
  *   frame f  written by the lock holder's transport, and by pinned accesses.
  *
  * Invariants
@@ -201,6 +204,10 @@
 /* ns between attempts when no frame was free: with more warps than frames,
    leaders spinning faster saturate the head cursor's atomics (6x slower) */
 #define DREAM_FRAME_BACKOFF 1000
+/* The pace of a warp through a page it reads on a busy GPU, about one
+   16-byte access per lane (512 bytes) every 2 us: a frame is young
+   (dream_ring_take) for the time such a warp takes to read its page once */
+#define DREAM_YOUNG_BYTES_PER_US 256
 
 /* Frame data is read and written at L2 (ld/st .cg): a frame is refilled with
  * another page while the kernel runs, and an SM's L1 would keep the old one. */
@@ -285,25 +292,51 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
 }
 
 /* FIFO: takes the frame under the head cursor, or the first unpinned one of
- * the DREAM_RING_TRIES from there, and locks it; the cursor then moves past
- * the frames skipped. One ticket and one more atomic for what was skipped,
- * not one atomic per frame looked at: under pressure most frames are pinned,
- * and per-frame tickets made the head cursor the bottleneck (9.75 G of them
- * for 24.7 M page loads in the stress test). Concurrent takers overlap in
- * what they look at; the lock's CAS decides. The fence after a successful
- * CAS is the acquire of both the lock (O4) and the caller's claim of its
- * page. With `free_only` (O6) it passes over frames that hold a page.
- * Returns -1 if none was free. */
+ * the DREAM_RING_TRIES from there that is not young (below), and locks it;
+ * the cursor then moves past the frames skipped. One ticket and one more
+ * atomic for what was skipped, not one atomic per frame looked at: under
+ * pressure most frames are pinned, and per-frame tickets made the head
+ * cursor the bottleneck (9.75 G of them for 24.7 M page loads in the stress
+ * test). Concurrent takers overlap in what they look at; the lock's CAS
+ * decides. The fence after a successful CAS is the acquire of both the lock
+ * (O4) and the caller's claim of its page. With `free_only` (O6) it passes
+ * over frames that hold a page. Returns -1 if none was free.
+ *
+ * Young frames. Each attempt takes a ticket and a failed one skips
+ * DREAM_RING_TRIES, so with more warps waiting for a frame than there are
+ * frames the cursor circles the ring every few microseconds, not once per
+ * ring's worth of loads, and would take each frame the moment its loader's
+ * first access unpins it, before the warp that asked for the page has read
+ * more of it (the table below). So a frame whose page was loaded less than the time a warp takes to read it
+ * once (DREAM_YOUNG_BYTES_PER_US) is passed over like a pinned one. Where the
+ * ring turns over slower than that (any stream or gather that fits its warps'
+ * pages) nothing changes; where it does not, the loads wait, which caps the
+ * ring at nframes * DREAM_YOUNG_BYTES_PER_US bytes per microsecond whatever the
+ * page size (68 GB/s at 2 frames per SM of an H100). That stream, 256 MiB
+ * through 1,024 frames (H200; each cell: page loads per page of data, GB/s):
+ *
+ *   young for    16 warps/SM                     64 warps/SM
+ *                direct          softrnic        direct         softrnic
+ *   (none)       5.4-8.2, 6-9    15-19, 1.7-2.1  1.4-1.5, 32-34 1.2, 30-32
+ *   512 B/us     5.2-6.2, 8-10   3.2-3.3, 9-11   1.3, 35-37     1.07, 35-37
+ *   256 B/us     4.1-4.5, 11-12  3.5, 9.5-9.7    1.2, 37-38     1.07, 34-35
+ *   128 B/us     2.7-3.0, 17-18  3.8-3.9, 6-9    1.15, 38-40    1.1, 31-33
+ *
+ * ATAX at x = 8 and CSR graphs at x = 4 did not move. `loaded` is a hint, written by the loader and read by takers with no order:
+ * a stale value only moves one eviction. */
 __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 {
     unsigned long long *head = (unsigned long long *)&rt->head;
     const uint64_t t0 = atomicAdd(head, 1ull);
+    const uint32_t now = dream_ticks(), young = (1u << rt->page_shift) / DREAM_YOUNG_BYTES_PER_US;
     for (int k = 0; k < DREAM_RING_TRIES; k++) {
         const uint32_t f = (uint32_t)((t0 + k) % rt->nframes);
         if (free_only && dream_ld_relaxed(&rt->owner[f]) != DREAM_OWNER_NONE)
             continue; /* a cheap filter; checked again under the lock */
-        if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) == 0 &&
-            atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
+        if (dream_ld_relaxed((const uint32_t *)&rt->ref[f]) != 0 ||
+            (!free_only && now - dream_ld_relaxed(&rt->loaded[f]) < young))
+            continue;
+        if (atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
             /* O6: a frame that holds a page is not ours to take (owner[f]
                is written only under f's lock, which we now hold) */
@@ -707,6 +740,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access (none ahead) */
                     atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g));
+                    rt->loaded[frame] = dream_ticks(); /* young (dream_ring_take) */
                     if (home)
                         atomicAdd((unsigned long long *)&rt->arrays[p.slot].at_home, 1ull);
                     dream_unlock(rt, (uint32_t)frame, !pre);

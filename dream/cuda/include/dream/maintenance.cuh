@@ -40,6 +40,7 @@ extern "C" __global__ void dream_flush(dream_rt_state *rt, uint32_t slot, uint32
             if ((how & DREAM_FLUSH_DROP) && (!wb || s == DREAM_IO_OK)) {
                 rt->owner[f] = DREAM_OWNER_NONE;
                 rt->dirty[f] = 0;
+                rt->loaded[f] = 0; /* an empty frame is never young */
                 dream_count_home(rt, dream_owner_slot(own), dream_owner_page(own), (uint32_t)f, -1);
                 uint64_t *pte = dream_owner_pte(rt, own);
                 atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(*pte)));

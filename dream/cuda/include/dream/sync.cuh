@@ -96,6 +96,12 @@ __device__ __forceinline__ uint64_t dream_now()
     return t;
 }
 
+/* dream_now in 1.024 us ticks, wrapping (differences of two are exact over 73 minutes) */
+__device__ __forceinline__ uint32_t dream_ticks()
+{
+    return (uint32_t)(dream_now() >> 10);
+}
+
 __device__ __forceinline__ uint32_t dream_load_u32(const uint32_t *p)
 {
     return *(const volatile uint32_t *)p;
