@@ -24,7 +24,8 @@
  *
  *   pte[p]   only by atomics or by the one leader that owns the transition:
  *     INVALID|g      -> LOADING|NONE|g  the leader that claims p (CAS; the
- *                                   acquire is the fence of the frame lock after it)
+ *                                   acquire is the fence of the ring's frame lock
+ *                                   after it, none in O6: no write-back then)
  *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
  *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
@@ -357,16 +358,18 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 }
 
 /* O7: locks frame f, the home of the page being loaded, if it holds no page
- * and no pin; else -1 (the caller takes a frame from the ring). The fence
- * after the CAS is the acquire of lock and claim, as in dream_ring_take.
- * The CAS comes first: a home is nearly always free when its page loads,
- * and filtering on owner[f] and ref[f] first cost a round trip (0.4 us of
- * a serial fault's 8.5, H100). */
+ * and no pin; else -1 (the caller takes a frame from the ring). Only in O6,
+ * so the CAS is the acquire of the lock alone (for the owner check, I2): the
+ * caller's claim needs none there, as no write-back runs during such a
+ * kernel (O4's acquire is for one), where dream_ring_take's fence after its
+ * CAS acquires both (that fence, with nothing to wait for, was 0.3 us of a
+ * serial fault's 8.5, H200). The CAS comes first: a home is nearly always
+ * free when its page loads, and filtering on owner[f] and ref[f] first cost
+ * a round trip (0.4 us, H100). */
 __device__ inline int dream_home_take(dream_rt_state *rt, uint32_t f)
 {
-    if (atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) != 0)
+    if (dream_cas_acquire(&rt->ref[f], 0, DREAM_REF_LOCKED) != 0)
         return -1;
-    dream_fence_acquire();
     if (rt->owner[f] != DREAM_OWNER_NONE) { /* owner[f] is written only under f's lock */
         dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
         return -1;
@@ -643,7 +646,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     }
                 }
                 if (claimed) {
-                    const int fr = dream_frame_take(rt, p, page, home); /* its fence: O4's acquire */
+                    /* in a launch that evicts, the ring's fence is O4's acquire */
+                    const int fr = dream_frame_take(rt, p, page, home);
                     if (fr < 0 && pre) { /* no free frame now: give the page back */
                         atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                         claimed = false;
