@@ -303,18 +303,20 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  * (O4) and the caller's claim of its page. With `free_only` (O6) it passes
  * over frames that hold a page. Returns -1 if none was free.
  *
- * Young frames. Each attempt takes a ticket and a failed one skips
- * DREAM_RING_TRIES, so with more warps waiting for a frame than there are
- * frames the cursor circles the ring every few microseconds, not once per
- * ring's worth of loads, and would take each frame the moment its loader's
- * first access unpins it, before the warp that asked for the page has read
- * more of it (the table below). So a frame whose page was loaded less than the time a warp takes to read it
- * once (DREAM_YOUNG_BYTES_PER_US) is passed over like a pinned one. Where the
- * ring turns over slower than that (any stream or gather that fits its warps'
+ * Young frames (a departure from DESIGN.md's plain FIFO). Each attempt
+ * takes a ticket and a failed one skips DREAM_RING_TRIES, so with more warps
+ * waiting for a frame than there are frames the cursor circles the ring
+ * every few microseconds, not once per ring's worth of loads, and would take
+ * each frame the moment its loader's first access unpins it, before the warp
+ * that asked for the page has read more of it (the table below). So a frame
+ * whose page was loaded less than the time a warp takes to read it once
+ * (DREAM_YOUNG_BYTES_PER_US) is passed over like a pinned one. Where the ring
+ * turns over slower than that (any stream or gather that fits its warps'
  * pages) nothing changes; where it does not, the loads wait, which caps the
- * ring at nframes * DREAM_YOUNG_BYTES_PER_US bytes per microsecond whatever the
- * page size (68 GB/s at 2 frames per SM of an H100). That stream, 256 MiB
- * through 1,024 frames (H200; each cell: page loads per page of data, GB/s):
+ * ring at nframes * DREAM_YOUNG_BYTES_PER_US bytes per microsecond whatever
+ * the page size (68 GB/s at 2 frames per SM of an H100). A 64 KiB stream,
+ * 256 MiB through 1,024 frames (H200; each cell: page loads per page of
+ * data, GB/s):
  *
  *   young for    16 warps/SM                     64 warps/SM
  *                direct          softrnic        direct         softrnic
@@ -323,8 +325,9 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  *   256 B/us     4.1-4.5, 11-12  3.5, 9.5-9.7    1.2, 37-38     1.07, 34-35
  *   128 B/us     2.7-3.0, 17-18  3.8-3.9, 6-9    1.15, 38-40    1.1, 31-33
  *
- * ATAX at x = 8 and CSR graphs at x = 4 did not move. `loaded` is a hint, written by the loader and read by takers with no order:
- * a stale value only moves one eviction. */
+ * ATAX at x = 8 and CSR graphs at x = 4 did not move. `loaded` is a hint,
+ * written by the loader and read by takers with no order: a stale value
+ * only moves one eviction. */
 __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 {
     unsigned long long *head = (unsigned long long *)&rt->head;
