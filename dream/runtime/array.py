@@ -75,8 +75,9 @@ class DreamArray:
 
     def kernel_arg(self, flags: int) -> bytes:
         """The dream_ptr_arg bytes passed by value to a kernel (no hint), with
-        the launch's flags (Runtime._launch_flags), and with PTR_AT_HOME
-        (every page at home: fault.cuh, O7) where its homes are."""
+        the launch's flags (Runtime._launch_flags), and, in a launch that
+        evicts nothing, where its homes are (fault.cuh, O7; with PTR_AT_HOME
+        every page is there)."""
         self._check_live()
         arg = np.zeros((), dtype=abi.PTR_ARG)
         p = arg["abi"]
@@ -87,8 +88,8 @@ class DreamArray:
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
         p["frames"] = self.rt.frames_ptr
-        if flags & abi.PTR_AT_HOME:
-            home = self.rt._home(self.slot)
+        home = self.rt._home(self.slot)
+        if flags & abi.PTR_NO_EVICT and home is not None:
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size
             p["home_dirty"] = self.rt._dirty.data.ptr + home * self.rt._dirty.itemsize
         p["flags"] = flags

@@ -142,11 +142,12 @@ typedef struct dream_ptr_abi {
     uint32_t slot;
     uint32_t elem_size;
     uint32_t flags;      /* DREAM_PTR_*, set by the host for each launch */
-    /* with DREAM_PTR_AT_HOME (fault.cuh, O7): page p's home frame is at home +
-     * (p << page_shift), its dirty flag at home_dirty[p] (an address, not a
-     * frame index: the first write to a page then stores without first
-     * loading rt->dirty, which made a warp's life, and vector add, 1.4x
-     * longer) */
+    /* with DREAM_PTR_NO_EVICT, for an array with homes (fault.cuh, O7; else
+     * null): page p's home frame is at home + (p << page_shift), its dirty
+     * flag at home_dirty[p] (an address, not a frame index: the first write
+     * to a page then stores without first loading rt->dirty, which made a
+     * warp's life, and vector add, 1.4x longer), and a fault takes the home
+     * without loading the array's descriptor */
     uint8_t *home;
     uint32_t *home_dirty;
     /* the ring's base (rt->frames), so that O6 makes a frame's address from
@@ -164,7 +165,7 @@ typedef struct dream_ptr_abi {
  * reused while the kernel runs (fault.cuh, O6). */
 #define DREAM_PTR_NO_EVICT 1u
 /* With DREAM_PTR_NO_EVICT: every page of this array is VALID in its home, so
- * home and home_dirty are set and accesses go there (fault.cuh, O7). */
+ * accesses go there (fault.cuh, O7). */
 #define DREAM_PTR_AT_HOME 2u
 /* The launch's read-ahead depth d (bits 16-20 of flags; 0: none): a fault
  * may load d pages besides its own, ahead of a stream or gathered for the

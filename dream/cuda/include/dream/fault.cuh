@@ -394,14 +394,17 @@ __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t
 
 /* A frame for page `page` of p's array, locked: in O6 its home if free (O7),
  * else from the ring; `home` says whether it is the page's home (for
- * at_home, from the descriptor read here once). */
+ * at_home). The home comes from p (abi.h: set in O6 for an array with
+ * homes), not from the array's descriptor: a load after the claim's CAS, a
+ * round trip of every fault (with dream_access_pinned's `seen`, a serial
+ * fault 8.05-8.16 -> 7.79-7.85 us, H200). */
 __device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, bool &home)
 {
-    const bool no_evict = p.flags & DREAM_PTR_NO_EVICT;
-    const uint32_t h = dream_home_frame(rt->arrays[p.slot], page);
-    int f = no_evict && h != DREAM_FRAME_NONE ? dream_home_take(rt, h) : -1;
+    const uint32_t h =
+        p.home ? (uint32_t)((p.home - p.frames) >> p.page_shift) + (uint32_t)page : DREAM_FRAME_NONE;
+    int f = h != DREAM_FRAME_NONE ? dream_home_take(rt, h) : -1;
     if (f < 0)
-        f = dream_ring_take(rt, no_evict);
+        f = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
     home = f >= 0 && (uint32_t)f == h;
     return f;
 }
@@ -850,17 +853,24 @@ template <class T> struct dream_done {
  * (DREAM_C_VERIFY_*): a check of this protocol for stress tests.
  *
  * `prev` is the entry of the thread's hint: a fault follows the stride
- * from its page (dream_fault's read-ahead). */
+ * from its page (dream_fault's read-ahead). `seen` is the page's entry as
+ * the caller's fast path read it (on the lowest lane of each page's group
+ * there), which the first page's leader takes rather than reading it again
+ * (a round trip of every fault: dream_frame_take says what the two gave). It
+ * may be stale, which only fails the pin or the claim, which then read the
+ * entry; the later pages' leaders read theirs (the first page's fault may
+ * have gathered them). */
 template <class T, class F>
 __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint64_t page, uint64_t off,
                                                          unsigned mask, bool pending, bool write,
-                                                         uint64_t prev, F f)
+                                                         uint64_t prev, uint64_t seen, F f)
 {
     dream_rt_state *rt = p.rt;
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
     dream_done<T> r = {T(), false, 0};
-    for (unsigned todo = dream_ballot(mask, pending); todo;) {
+    bool first = true;
+    for (unsigned todo = dream_ballot(mask, pending); todo; first = false) {
         const int leader = __ffs(todo) - 1;
         /* every lane of mask takes part in each collective: no && before a _sync */
         const unsigned long long lkey = dream_shfl(mask, key, leader);
@@ -869,7 +879,7 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         int frame = -1;
         uint64_t e = 0;
         if (lane == leader) {
-            e = dream_ld_relaxed(p.pte + page);
+            e = first ? seen : dream_ld_relaxed(p.pte + page);
             if (dream_pte_state(e) == DREAM_PTE_VALID)
                 frame = dream_pin(rt, p.pte + page, e);
         }
@@ -951,16 +961,17 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
 
 /* O6: whether page pte's frame is known, from the thread's hint or from a
  * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
- * then its address. A write (`dirty`) marks the frame dirty once per hint. */
+ * then its address. Else `e` is the entry read. A write (`dirty`) marks the
+ * frame dirty once per hint. */
 __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
-                                                     bool dirty, uint8_t *&base)
+                                                     bool dirty, uint8_t *&base, uint64_t &e)
 {
     const uint64_t key = (uint64_t)pte;
     if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key) {
         base = (uint8_t *)h.base;
         return true;
     }
-    const uint64_t e = dream_ld_sm(pte);
+    e = dream_ld_sm(pte);
     if (dream_pte_state(e) != DREAM_PTE_VALID)
         return false;
     if (dirty)
@@ -1042,12 +1053,13 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     uint64_t *pte = p.pte + page;
     if (p.flags & DREAM_PTR_NO_EVICT) {
         uint8_t *b;
-        if (dream_no_evict_frame(p, pte, h, true, b)) {
+        uint64_t e;
+        if (dream_no_evict_frame(p, pte, h, true, b, e)) {
             r.v = f((T *)(b + off));
             r.done = true;
             return r;
         }
-        r = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, true, h.pte, f); /* O6's miss */
+        r = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, true, h.pte, e, f); /* O6's miss */
         if (r.done) /* the pinned access marked the frame dirty */
             h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
         dream_exit_if_aborted(rt, r.done);
@@ -1064,7 +1076,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         dream_unpin(rt, (uint32_t)frame, true, p.flags);
     r.done = frame >= 0;
     if (dream_any(mask, !r.done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, f);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, l.e, f);
         if (s.done)
             r = s;
     }
@@ -1142,11 +1154,12 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     const auto ld = [](T *q) { return dream_ld(q); };
     if (p.flags & DREAM_PTR_NO_EVICT) {
         uint8_t *b;
-        if (dream_no_evict_frame(p, pte, h, false, b)) {
+        uint64_t e;
+        if (dream_no_evict_frame(p, pte, h, false, b, e)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             return *(const T *)(b + off);
         }
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, ld);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, e, ld);
         if (s.done) /* O6's miss */
             h = {(uint64_t)pte, s.base};
         dream_exit_if_aborted(rt, s.done);
@@ -1166,7 +1179,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             dream_count(rt, DREAM_C_RETRIES, 1);
     }
     if (dream_any(mask, !done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, ld);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, ld);
         if (s.done) {
             v = s.v;
             done = true;
@@ -1196,7 +1209,8 @@ __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uin
         return nullptr;
     dream_hint h = {0, 0}; /* matches no entry */
     uint8_t *b;
-    return dream_no_evict_frame(p, p.pte + page, h, write, b) ? b : nullptr;
+    uint64_t e;
+    return dream_no_evict_frame(p, p.pte + page, h, write, b, e) ? b : nullptr;
 #endif
 }
 
