@@ -394,10 +394,12 @@ __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t
 
 /* A frame for page `page` of p's array, locked: in O6 its home if free (O7),
  * else from the ring; `home` says whether it is the page's home (for
- * at_home). The home comes from p (abi.h: set in O6 for an array with
- * homes), not from the array's descriptor: a load after the claim's CAS, a
- * round trip of every fault (with dream_access_pinned's `seen`, a serial
- * fault 8.05-8.16 -> 7.79-7.85 us, H200). */
+ * at_home, which counts the loads of either mode). In O6 the home comes from
+ * p (abi.h: set there for an array with homes), not from the array's
+ * descriptor: a load after the claim's CAS, a round trip of every fault
+ * (with dream_access_pinned's `seen`, a serial fault 8.05-8.16 -> 7.79-7.85
+ * us, H200). A launch that may evict reads the descriptor once it has a
+ * frame from the ring, which may be the page's home by chance. */
 __device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, bool &home)
 {
     const uint32_t h =
@@ -405,7 +407,7 @@ __device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_
     int f = h != DREAM_FRAME_NONE ? dream_home_take(rt, h) : -1;
     if (f < 0)
         f = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
-    home = f >= 0 && (uint32_t)f == h;
+    home = f >= 0 && (p.home ? (uint32_t)f == h : dream_is_home(rt, p.slot, page, (uint32_t)f));
     return f;
 }
 
