@@ -13,7 +13,7 @@ from dream.runtime.kernel import _dim3, _scalar_bytes
     ({"page_size": "64MiB"}, "to 16MiB"),
     ({"page_size": "big"}, "page_size: cannot read 'big'"),
     ({"gpu_memory": "2KiB"}, "smaller than one page"),
-    ({"gpu_memory": "8TiB", "page_size": "4KiB"}, "at most 1,073,741,823"),
+    ({"gpu_memory": "8TiB", "page_size": "4KiB"}, "at most 536,870,911"),
     ({"timeout": "soon"}, "timeout: cannot read"),
     ({"host_timeout": -1}, "host_timeout: must be positive"),
     ({"device": -1}, "device=-1"),

@@ -7,7 +7,8 @@
 #include "dream/stdint.h"
 
 /* Page-table entry, one uint64 per virtual page: state in the low two bits,
- * a frame index above them, and in the high 32 bits the page's generation,
+ * a frame index above them (29 bits), bit 31 a read-ahead mark (VALID only),
+ * and in the high 32 bits the page's generation,
  * which each publication of a load increments: an entry read twice is the
  * same only if the page stayed in that frame in between (an optimistic
  * read's check, fault.cuh). Changed only by atomics; fault.cuh gives the
@@ -15,7 +16,8 @@
  *   INVALID            not resident: any leader may claim it
  *   LOADING | frame    claimed by a leader; frame is DREAM_FRAME_NONE until the
  *                      leader holds a frame, then the frame being filled
- *   VALID | frame      resident in frame
+ *   VALID | frame      resident in frame (| DREAM_PTE_MARK: the first page of
+ *                      a read-ahead window, from its load to its eviction)
  *   EVICTING | frame   resident in frame, whose lock holder is writing it back */
 #define DREAM_PTE_INVALID 0u
 #define DREAM_PTE_LOADING 1u
@@ -25,8 +27,11 @@
 #define DREAM_PTE_FRAME_SHIFT 2
 /* the generation (the top 32 bits) counts a page's loads, wrapping */
 #define DREAM_PTE_GEN_SHIFT 32
-#define DREAM_FRAME_NONE ((1u << 30) - 1u)
+#define DREAM_FRAME_NONE ((1u << 29) - 1u)
 #define DREAM_MAX_FRAMES DREAM_FRAME_NONE
+/* VALID only, above the frame: the page starts a read-ahead window; an
+ * access that reads the entry reads ahead past it (fault.cuh, read-ahead) */
+#define DREAM_PTE_MARK (1u << 31)
 
 /* Frame reference count: the number of warp groups pinning the frame, plus
  * DREAM_REF_LOCKED while a leader holds the frame to evict and refill it.
@@ -204,6 +209,8 @@ typedef struct dream_ptr_arg {
 
 DREAM_STATIC_ASSERT(sizeof(void *) == 8, "64-bit only");
 DREAM_STATIC_ASSERT(DREAM_PTE_GEN_SHIFT == 32, "a generation is the entry's top 32 bits");
+DREAM_STATIC_ASSERT(((uint64_t)DREAM_FRAME_NONE << DREAM_PTE_FRAME_SHIFT) < DREAM_PTE_MARK,
+                    "the mark is above the frame");
 DREAM_STATIC_ASSERT(DREAM_AHEAD_MAX <= DREAM_PTR_AHEAD_MASK && DREAM_AHEAD_MAX < 32, "a depth fits flags and a warp");
 DREAM_STATIC_ASSERT(sizeof(dream_array_desc) == 64, "dream_array_desc");
 DREAM_CHECK_OFFSET(dream_array_desc, at_home, 48);

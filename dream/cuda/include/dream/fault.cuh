@@ -517,11 +517,15 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * their page INVALID load it, the first d of them; `gather` is left true on
  * exactly those. Else read-ahead: lanes k = 1..d after the need lane, on
  * its array, load the pages k strides (`ahead`) further on; if the need
- * lane's page is being loaded, k + w d strides on, in the first window w
- * with a page not taken (above). */
-__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool &gather,
-                                                 int32_t ahead, uint64_t &page, uint64_t &e)
+ * lane's page is being loaded, or resident with a mark (`past`, on the need
+ * lane), k + w d strides on, in the first window w with a page not taken
+ * (above). `mark` is left true on the lane that loads the first page of its
+ * window (k = 1 + w d): that page is published with the read-ahead mark. */
+__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool past,
+                                                 bool &gather, int32_t ahead, uint64_t &page, uint64_t &e,
+                                                 bool &mark)
 {
+    mark = false;
     const unsigned needers = dream_ballot(mask, need);
     const int depth = (int)dream_ahead_depth(p.flags); /* uniform: the launch's */
     if (mask != 0xFFFFFFFFu || __popc(needers) != 1 || depth == 0) {
@@ -543,7 +547,7 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
     const uint64_t first = __shfl_sync(mask, page, leader);
     const unsigned long long array = __shfl_sync(mask, (unsigned long long)p.pte, leader);
     const bool behind = __shfl_sync(
-        mask, dream_pte_state(e) == DREAM_PTE_LOADING && dream_pte_frame(e) != DREAM_FRAME_NONE, leader);
+        mask, (dream_pte_state(e) == DREAM_PTE_LOADING && dream_pte_frame(e) != DREAM_FRAME_NONE) || past, leader);
     const int k = (int)((dream_lane() - leader) & 31);
     const bool lane = k != 0 && k <= depth && array == (unsigned long long)p.pte;
     for (int w = 0;; w++) { /* w is uniform: every lane takes each turn */
@@ -555,8 +559,10 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
         }
         const bool free = in && dream_pte_state(e) == DREAM_PTE_INVALID;
         const bool any = dream_any(mask, free);
-        if (any || !behind || w == DREAM_AHEAD_WINDOWS)
+        if (any || !behind || w == DREAM_AHEAD_WINDOWS) {
+            mark = free && k == 1;
             return free;
+        }
     }
 }
 
@@ -591,18 +597,24 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * user's own code. In its own module only this function is capped (it
  * spills a little), and the kernel keeps what its own code needs. Both
  * modules include these headers, so they define no other non-inline
- * __device__ function or variable (tests/test_compile.py checks). */
+ * __device__ function or variable but dream_access_failed and
+ * dream_ahead_past, linked the same way (tests/test_compile.py checks).
+ *
+ * `past` (dream_ahead_past, on the need lane): its page is resident with the
+ * read-ahead mark; the lane only leads the read-ahead past it, with no pin,
+ * and it is not counted as a fault. */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask, bool need,
-                           uint64_t e, int32_t ahead, bool gather);
+                           uint64_t e, int32_t ahead, bool gather, bool past);
 #else
 __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask,
-                                        bool need, uint64_t e, int32_t ahead, bool gather)
+                                        bool need, uint64_t e, int32_t ahead, bool gather, bool past)
 {
-    const bool pre = dream_ahead_page(p, mask, need, gather, ahead, page, e);
+    bool mark;
+    const bool pre = dream_ahead_page(p, mask, need, past, gather, ahead, page, e, mark);
     uint64_t *pte = p.pte + page;
     int frame = -1;
-    bool done = !need && !pre, loaded = false, home = false;
+    bool done = (!need && !pre) || past, loaded = false, home = false;
     bool claimed = false; /* pte is our LOADING|NONE|g: a frame is what we wait for */
     uint32_t where = DREAM_WAIT_PAGE;
     uint64_t t_wait = 0;
@@ -621,10 +633,11 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                    CCTL.IVALL on sm_90: each poll would empty the SM's L1
                    under its other warps' hits), then one acquire of the
                    loaded entry, which our pin keeps (I3) */
+                const uint64_t want = dream_pte_loaded((uint32_t)frame, g), no_mark = ~(uint64_t)DREAM_PTE_MARK;
                 uint64_t now = dream_ld_relaxed(pte);
-                if (now == dream_pte_loaded((uint32_t)frame, g))
+                if ((now & no_mark) == want)
                     now = dream_ld_acquire(pte);
-                if (now == dream_pte_loaded((uint32_t)frame, g)) {
+                if ((now & no_mark) == want) {
                     done = true;
                 } else if (now != e) {
                     atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
@@ -751,7 +764,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 if (s == DREAM_IO_OK) {
                     /* O1: the transport fenced the data; publish, then
                        unlock keeping our pin for the access (none ahead) */
-                    atomicExch((unsigned long long *)pte, dream_pte_loaded((uint32_t)frame, g));
+                    atomicExch((unsigned long long *)pte,
+                               dream_pte_loaded((uint32_t)frame, g) | (mark ? DREAM_PTE_MARK : 0u));
                     rt->loaded[frame] = dream_ticks(); /* young (dream_ring_take) */
                     if (home)
                         atomicAdd((unsigned long long *)&rt->arrays[p.slot].at_home, 1ull);
@@ -795,7 +809,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
         if (pre)
             dream_count(counters, gather ? DREAM_C_GATHERED : DREAM_C_AHEAD, 1);
     }
-    if (need) {
+    if (need && !past) {
         dream_count(counters, DREAM_C_FAULTS, 1);
         if (!loaded && frame >= 0) /* served by another warp's load */
             dream_count(counters, DREAM_C_COALESCED, 1);
@@ -892,7 +906,7 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
             const unsigned same = dream_match_any(mask, wait ? key : 0); /* every lane: no && before it */
             const bool gather = wait && __ffs(same) - 1 == lane;
             const int got = dream_fault(rt, p, page, mask, need, e,
-                                        need ? dream_ahead_stride(p, page, prev, peers) : 0, gather);
+                                        need ? dream_ahead_stride(p, page, prev, peers) : 0, gather, false);
             if (need)
                 frame = got;
         }
@@ -994,6 +1008,29 @@ __device__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size);
 __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size)
 {
     dream_check(p, i, size);
+}
+#endif
+
+/* Read-ahead past a marked page (DREAM_PTE_MARK: the first page of a window
+ * that a fault read ahead), after an access that found its page resident
+ * with the mark (`marked`), collective over the lanes that call it (a
+ * group: dream_group_mask). The first marked lane leads read-ahead from its
+ * page as a fault behind a load does (dream_ahead_page): in the
+ * first of the next 1 + DREAM_AHEAD_WINDOWS windows with a page not taken.
+ * So a stream reads ahead of its warps as they reach each window, where
+ * before it waited for a fault at the end of what was loaded (ATAX's column
+ * kernel, cold: ? -> ? ms, H200). Linked from the fault module like
+ * dream_fault. */
+#ifdef DREAM_FAULT_LINKED
+__device__ void dream_ahead_past(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev, bool marked);
+#else
+__device__ __noinline__ void dream_ahead_past(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev,
+                                              bool marked)
+{
+    const unsigned mask = dream_group_mask();
+    const bool lead = dream_lane() == (uint32_t)(__ffs(dream_ballot(mask, marked)) - 1);
+    const int32_t stride = lead ? dream_ahead_stride(p, page, prev, mask) : 0;
+    dream_fault(p.rt, p, page, mask, lead, e, stride, false, lead);
 }
 #endif
 
@@ -1156,10 +1193,14 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     const auto ld = [](T *q) { return dream_ld(q); };
     if (p.flags & DREAM_PTR_NO_EVICT) {
         uint8_t *b;
-        uint64_t e;
+        uint64_t e = 0;
+        const uint64_t prev = h.pte;
         if (dream_no_evict_frame(p, pte, h, false, b, e)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
-            return *(const T *)(b + off);
+            const T v = *(const T *)(b + off);
+            if (e & DREAM_PTE_MARK)
+                dream_ahead_past(p, page, e, prev, true);
+            return v;
         }
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, e, ld);
         if (s.done) /* O6's miss */
@@ -1180,6 +1221,9 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         else
             dream_count(rt, DREAM_C_RETRIES, 1);
     }
+    const bool marked = done && (e & DREAM_PTE_MARK);
+    if (dream_any(mask, marked))
+        dream_ahead_past(p, page, e, h.pte, marked);
     if (dream_any(mask, !done)) {
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, ld);
         if (s.done) {
@@ -1236,7 +1280,7 @@ __device__ __noinline__ inline int dream_pin_page(dream_ptr_abi p, uint64_t page
     int frame = l.frame;
     const bool need = l.lead && frame < 0;
     if (dream_any(mask, need)) {
-        const int got = dream_fault(rt, p, page, mask, need, l.e, 0, false);
+        const int got = dream_fault(rt, p, page, mask, need, l.e, 0, false, false);
         if (need)
             frame = got;
     }
