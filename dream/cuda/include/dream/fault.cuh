@@ -678,7 +678,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     } else {
                         claimed = false;
                         frame = fr;
-                        rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ};
+                        rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
                         do_rd = true;
                         const uint64_t own = rt->owner[fr];
                         rt->owner[fr] = dream_owner(p.slot, page);

@@ -116,8 +116,8 @@ __device__ inline int dream_nvme_poll(dream_rt_state *rt, dream_nvme_queue *Q, u
     const uint32_t status = (mb >> 16) & 0x7FFFu;
     if ((status & DREAM_NVME_SF_CODE_MASK) == DREAM_NVME_SC_SUCCESS)
         return DREAM_IO_OK;
-    dream_fail(rt, DREAM_ERR_TRANSPORT, r.slot, 0, r.page, DREAM_WAIT_NONE, status, qi,
-               t & 0xFFFFu, opc);
+    if (!r.ahead)
+        dream_fail(rt, DREAM_ERR_TRANSPORT, r.slot, 0, r.page, DREAM_WAIT_NONE, status, qi, t & 0xFFFFu, opc);
     return DREAM_IO_ERROR;
 }
 

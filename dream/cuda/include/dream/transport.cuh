@@ -31,6 +31,10 @@ struct dream_io_req {
     uint32_t slot;
     uint32_t frame;
     uint32_t dir;
+    uint32_t ahead; /* a read no access waits on yet (read ahead or gathered: fault.cuh). If
+                       it fails, a transport whose commands fail one by one (nvme) records
+                       no error: the page stays absent, and a fault on it reports. (A failed
+                       RDMA read errors its queue pair, so rnic records it.) */
 };
 
 __device__ __forceinline__ uint8_t *dream_frame_addr(const dream_rt_state *rt, uint32_t frame)
