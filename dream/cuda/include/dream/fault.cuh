@@ -28,7 +28,10 @@
  *                                   after it, none in O6: no write-back then)
  *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
- *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data
+ *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data (| DREAM_PTE_MARK
+ *                                   for the first page of a read-ahead window:
+ *                                   never changed while VALID, so entries read
+ *                                   twice still compare whole)
  *     LOADING|f|g    -> INVALID|g     that leader, when the load failed
  *     VALID|f|g      -> INVALID|g     the holder of f's lock, evicting clean p
  *     VALID|f|g      -> EVICTING|f|g  the same for dirty p (CAS: must be VALID|f)
@@ -501,11 +504,16 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * a page not taken. Warps walking one stream together (a column walk's 32
  * warps per page column) then load up to 1 + DREAM_AHEAD_WINDOWS windows at
  * once, each by one warp, where one warp loaded one window and the others
- * waited. The host's bound (abi.h) holds: each warp still loads at most d
- * pages a fault, and a window is loaded by a warp of its stream, so a stream
- * of k warps has at most min(k, 1 + DREAM_AHEAD_WINDOWS) windows loaded and
- * not yet used, about d + 1 pages a warp. A load still waiting for a frame
- * (LOADING without one) starts no window: frames are scarce then. */
+ * waited. The first page of each window is published with a mark
+ * (DREAM_PTE_MARK), and an access that reaches it reads ahead the same way
+ * (dream_ahead_past), so the stream's windows are read as its warps move on,
+ * not when they have run out of pages. The host's bound (abi.h) holds: each
+ * warp still loads at most d pages a fault, and a window is loaded by a warp
+ * of its stream, in the 1 + DREAM_AHEAD_WINDOWS windows past a page of it
+ * that a warp is at, so a stream of k warps has at most about min(k, 2 +
+ * DREAM_AHEAD_WINDOWS) windows loaded and not yet used, about d + 1 pages a
+ * warp. A load still waiting for a frame (LOADING without one) starts no
+ * window: frames are scarce then. */
 #define DREAM_AHEAD_WINDOWS 3
 
 /* Read-ahead and gather: whether this lane loads a page besides the need
@@ -1019,8 +1027,10 @@ __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, ui
  * first of the next 1 + DREAM_AHEAD_WINDOWS windows with a page not taken.
  * So a stream reads ahead of its warps as they reach each window, where
  * before it waited for a fault at the end of what was loaded (ATAX's column
- * kernel, cold: ? -> ? ms, H200). Linked from the fault module like
- * dream_fault. */
+ * kernel, cold, 16384^2 floats: 30.3-31.4 -> 21.4-21.7 ms at x = 0, 32.7-37.5
+ * -> 21.5-21.6 ms at x = 8, H200). The mark stays while the page is VALID,
+ * so a later launch that reaches it reads ahead too. Linked from the fault
+ * module like dream_fault. */
 #ifdef DREAM_FAULT_LINKED
 __device__ void dream_ahead_past(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev, bool marked);
 #else
@@ -1171,8 +1181,10 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * on the slow path. O6 (no frame reused during this kernel): the frame from
  * the thread's hint or the entry, then the element as a plain load, with no
  * collective (the lanes that missed read on the slow path as a group of
- * their own); an array at home (O7) is read there. Returns T() when the read
- * could not be made (the error is recorded). */
+ * their own); an array at home (O7) is read there. A read whose entry
+ * carries the read-ahead mark then reads ahead past it (dream_ahead_past;
+ * writes do not). Returns T() when the read could not be made (the error is
+ * recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
     if (!dream_access_ok<T>(p, i))
