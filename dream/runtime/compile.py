@@ -7,15 +7,14 @@ device headers compile. NVRTC through cuda.bindings compiles for any target
 with or without a GPU: one path, tested on both.
 
 A user kernel is built from two relocatable modules linked together
-(link_kernel): the kernel, with the slow paths (dream_fault, O7's
-dream_access_failed and read-ahead's dream_ahead_past) only declared, and
-the slow paths compiled once per
+(link_kernel): the kernel, with the slow paths (dream_fault and O7's
+dream_access_failed) only declared, and the slow paths compiled once per
 backend and options, capped at FAULT_REGISTERS. A kernel's register count is
 the maximum over its call graph, so compiled into the kernel the slow path's
 registers would set the hit path's (fault.cuh); and a call the compiler
 cannot see into does not stop it from unrolling a user's loop, as a warp
 collective inline does. The dream headers therefore define no non-inline
-__device__ function or variable besides those three: both modules include
+__device__ function or variable besides those two: both modules include
 them, and nvJitLink reports a symbol defined twice but does not fail on it.
 
 FAULT_REGISTERS = 128 is measured (H100, direct, whole kernels: 154

@@ -505,9 +505,13 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * warps per page column) then load up to 1 + DREAM_AHEAD_WINDOWS windows at
  * once, each by one warp, where one warp loaded one window and the others
  * waited. The first page of each window is published with a mark
- * (DREAM_PTE_MARK), and an access that reaches it reads ahead the same way
- * (dream_ahead_past), so the stream's windows are read as its warps move on,
- * not when they have run out of pages. The host's bound (abi.h) holds: each
+ * (DREAM_PTE_MARK). A read or write that finds it in the entry takes the
+ * slow path, whose leader, once the group's access is made, reads ahead past
+ * the page the same way (dream_fault's `past`), so the stream's windows are
+ * read as its warps move on, not when they have run out of pages (ATAX's
+ * column kernel, cold, 16384^2 floats, H200: 30.3-31.4 -> 21.4-21.7 ms at
+ * x = 0, 32.7-37.5 -> 21.5-21.6 ms at x = 8). The mark stays while the page
+ * is VALID, so a later launch that reaches it reads ahead too. The host's bound (abi.h) holds: each
  * warp still loads at most d pages a fault, and a window is loaded by a warp
  * of its stream, in the 1 + DREAM_AHEAD_WINDOWS windows past a page of it
  * that a warp is at, so a stream of k warps has at most about min(k, 2 +
@@ -605,12 +609,11 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
  * user's own code. In its own module only this function is capped (it
  * spills a little), and the kernel keeps what its own code needs. Both
  * modules include these headers, so they define no other non-inline
- * __device__ function or variable but dream_access_failed and
- * dream_ahead_past, linked the same way (tests/test_compile.py checks).
+ * __device__ function or variable (tests/test_compile.py checks).
  *
- * `past` (dream_ahead_past, on the need lane): its page is resident with the
- * read-ahead mark; the lane only leads the read-ahead past it, with no pin,
- * and it is not counted as a fault. */
+ * `past` (dream_access_pinned, on the need lane): its page is resident with
+ * the read-ahead mark; the lane only leads the read-ahead past it, with no
+ * pin, and it is not counted as a fault. */
 #ifdef DREAM_FAULT_LINKED
 __device__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uint64_t page, unsigned mask, bool need,
                            uint64_t e, int32_t ahead, bool gather, bool past);
@@ -938,6 +941,12 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
 #endif
             dream_unpin(rt, (uint32_t)frame, write, p.flags);
         }
+        /* the leader pinned its page resident with the read-ahead mark */
+        const bool past = lane == leader && frame >= 0 && dream_pte_state(e) == DREAM_PTE_VALID &&
+                          (e & DREAM_PTE_MARK);
+        if (dream_any(mask, past))
+            dream_fault(rt, p, page, mask, past, e, past ? dream_ahead_stride(p, page, prev, peers) : 0, false,
+                        past);
         todo &= ~peers;
     }
     return r;
@@ -985,8 +994,9 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
 
 /* O6: whether page pte's frame is known, from the thread's hint or from a
  * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
- * then its address. Else `e` is the entry read. A write (`dirty`) marks the
- * frame dirty once per hint. */
+ * then its address. Else `e` is the entry read (an entry with the read-ahead
+ * mark is a miss: the slow path reads ahead past it). A write (`dirty`)
+ * marks the frame dirty once per hint. */
 __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
                                                      bool dirty, uint8_t *&base, uint64_t &e)
 {
@@ -996,7 +1006,7 @@ __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, con
         return true;
     }
     e = dream_ld_sm(pte);
-    if (dream_pte_state(e) != DREAM_PTE_VALID)
+    if ((e & (DREAM_PTE_STATE_MASK | DREAM_PTE_MARK)) != DREAM_PTE_VALID)
         return false;
     if (dirty)
         dream_mark_dirty(&p.rt->dirty[dream_pte_frame(e)]);
@@ -1016,31 +1026,6 @@ __device__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size);
 __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, uint32_t size)
 {
     dream_check(p, i, size);
-}
-#endif
-
-/* Read-ahead past a marked page (DREAM_PTE_MARK: the first page of a window
- * that a fault read ahead), after an access that found its page resident
- * with the mark (`marked`), collective over the lanes that call it (a
- * group: dream_group_mask). The first marked lane leads read-ahead from its
- * page as a fault behind a load does (dream_ahead_page): in the
- * first of the next 1 + DREAM_AHEAD_WINDOWS windows with a page not taken.
- * So a stream reads ahead of its warps as they reach each window, where
- * before it waited for a fault at the end of what was loaded (ATAX's column
- * kernel, cold, 16384^2 floats: 30.3-31.4 -> 21.4-21.7 ms at x = 0, 32.7-37.5
- * -> 21.5-21.6 ms at x = 8, H200). The mark stays while the page is VALID,
- * so a later launch that reaches it reads ahead too. Linked from the fault
- * module like dream_fault. */
-#ifdef DREAM_FAULT_LINKED
-__device__ void dream_ahead_past(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev, bool marked);
-#else
-__device__ __noinline__ void dream_ahead_past(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev,
-                                              bool marked)
-{
-    const unsigned mask = dream_group_mask();
-    const bool lead = dream_lane() == (uint32_t)(__ffs(dream_ballot(mask, marked)) - 1);
-    const int32_t stride = lead ? dream_ahead_stride(p, page, prev, mask) : 0;
-    dream_fault(p.rt, p, page, mask, lead, e, stride, false, lead);
 }
 #endif
 
@@ -1181,10 +1166,9 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * on the slow path. O6 (no frame reused during this kernel): the frame from
  * the thread's hint or the entry, then the element as a plain load, with no
  * collective (the lanes that missed read on the slow path as a group of
- * their own); an array at home (O7) is read there. A read whose entry
- * carries the read-ahead mark then reads ahead past it (dream_ahead_past;
- * writes do not). Returns T() when the read could not be made (the error is
- * recorded). */
+ * their own); an array at home (O7) is read there. A lane whose entry
+ * carries the read-ahead mark reads on the slow path, which reads ahead past
+ * it. Returns T() when the read could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
     if (!dream_access_ok<T>(p, i))
@@ -1205,14 +1189,10 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     const auto ld = [](T *q) { return dream_ld(q); };
     if (p.flags & DREAM_PTR_NO_EVICT) {
         uint8_t *b;
-        uint64_t e = 0;
-        const uint64_t prev = h.pte;
+        uint64_t e;
         if (dream_no_evict_frame(p, pte, h, false, b, e)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
-            const T v = *(const T *)(b + off);
-            if (e & DREAM_PTE_MARK)
-                dream_ahead_past(p, page, e, prev, true);
-            return v;
+            return *(const T *)(b + off);
         }
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, e, ld);
         if (s.done) /* O6's miss */
@@ -1233,9 +1213,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         else
             dream_count(rt, DREAM_C_RETRIES, 1);
     }
-    const bool marked = done && (e & DREAM_PTE_MARK);
-    if (dream_any(mask, marked))
-        dream_ahead_past(p, page, e, h.pte, marked);
+    done = done && !(e & DREAM_PTE_MARK); /* read again pinned, which reads ahead past the mark */
     if (dream_any(mask, !done)) {
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, ld);
         if (s.done) {
