@@ -1213,7 +1213,9 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         else
             dream_count(rt, DREAM_C_RETRIES, 1);
     }
-    done = done && !(e & DREAM_PTE_MARK); /* read again pinned, which reads ahead past the mark */
+    /* the thread's first read of a marked page is made again pinned, which
+       reads ahead past it; its later reads there (its hint) are not */
+    done = done && !((e & DREAM_PTE_MARK) && h.pte != (uint64_t)pte);
     if (dream_any(mask, !done)) {
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, ld);
         if (s.done) {
