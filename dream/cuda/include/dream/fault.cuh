@@ -509,15 +509,15 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * slow path, whose leader, once the group's access is made, reads ahead past
  * the page the same way (dream_fault's `past`), so the stream's windows are
  * read as its warps move on, not when they have run out of pages (ATAX's
- * column kernel, cold, 16384^2 floats, H200: 30.3-31.4 -> 21.4-21.7 ms at
- * x = 0, 32.7-37.5 -> 21.5-21.6 ms at x = 8). The mark stays while the page
- * is VALID, so a later launch that reaches it reads ahead too. The host's bound (abi.h) holds: each
- * warp still loads at most d pages a fault, and a window is loaded by a warp
- * of its stream, in the 1 + DREAM_AHEAD_WINDOWS windows past a page of it
- * that a warp is at, so a stream of k warps has at most about min(k, 2 +
- * DREAM_AHEAD_WINDOWS) windows loaded and not yet used, about d + 1 pages a
- * warp. A load still waiting for a frame (LOADING without one) starts no
- * window: frames are scarce then. */
+ * column kernel, cold, 16384^2 floats, H200: 30.3-32.1 -> 21.4-21.7 ms at
+ * x = 0, 32.7-37.5 -> 21.4-21.6 ms at x = 8). The mark stays while the page
+ * is VALID, so a later launch that reaches it reads ahead too. The host's
+ * bound (abi.h) holds: each warp still loads at most d pages a fault, and a
+ * window is loaded by a warp of its stream, in the 1 + DREAM_AHEAD_WINDOWS
+ * windows past a page of it that a warp is at, so a stream of k warps has
+ * at most about min(k, 2 + DREAM_AHEAD_WINDOWS) windows loaded and not yet
+ * used, about d + 1 pages a warp. A load still waiting for a frame (LOADING
+ * without one) starts no window: frames are scarce then. */
 #define DREAM_AHEAD_WINDOWS 3
 
 /* Read-ahead and gather: whether this lane loads a page besides the need
