@@ -83,3 +83,12 @@ def test_scalar_packing():
 def test_scalar_packing_errors(value, size, match):
     with pytest.raises(dream.KernelArgumentError, match=match):
         _scalar_bytes(value, size, 2, "k")
+
+
+def test_queue_placements():
+    from dream.runtime.queue_memory import DEFAULT, placement
+    assert DEFAULT == "gpu"
+    assert placement("split") == ("host", "gpu")  # SQs with the engine, CQs with the GPU
+    assert placement("gpu") == ("gpu", "gpu") and placement("host") == ("host", "host")
+    with pytest.raises(dream.ConfigError, match="queue_memory='disk': one of 'gpu', 'host', 'split'"):
+        placement("disk")

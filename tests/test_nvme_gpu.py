@@ -48,7 +48,7 @@ def scale(rt, arr, m, k):
     rt.kernel(SCALE, "scale")(grid(rt, n), BLOCK, (arr, np.uint64(n), np.float32(m), np.float32(k)))
 
 
-@pytest.mark.parametrize("qmem", ["gpu", "host"])
+@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 def test_controller_stopped_mid_kernel_times_out_and_a_new_runtime_serves(tmp_path, qmem):
     """The controller stopped under a kernel that pages forever: the launch
     ends in DreamTimeoutError within the runtime's timeout, close() returns,
@@ -193,7 +193,7 @@ def test_read_error_is_a_transport_error(tmp_path):
             rt.kernel(COPY, "copy")(grid(rt, n), BLOCK, (a, out, np.uint64(0), np.uint64(n)))
 
 
-@pytest.mark.parametrize("queue_memory", ["gpu", "host"])
+@pytest.mark.parametrize("queue_memory", ["split", "gpu", "host"])
 @pytest.mark.parametrize("cache", ["cold", "warm"])
 @pytest.mark.parametrize("lba_size", [512, 4096])
 def test_placements_and_formats(tmp_path, queue_memory, cache, lba_size):

@@ -51,7 +51,7 @@ def set_desc_field(rt, arr, name, value):
     rt._descs[off:off + size].set(np.array([value], dtype=f"<u{size}").view(np.uint8))
 
 
-@pytest.mark.parametrize("qmem", ["gpu", "host"])
+@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 @pytest.mark.parametrize("queues,depth", [(1, 1), (1, 4), (3, 8), (None, 64)])
 def test_queue_shapes_under_eviction(qmem, queues, depth):
     n = 1 << 20  # 4 MiB of floats through a 1 MiB ring: evictions and write-backs
@@ -72,7 +72,7 @@ def test_queue_shapes_under_eviction(qmem, queues, depth):
             assert s.doorbells < s.requests
 
 
-@pytest.mark.parametrize("qmem", ["gpu", "host"])
+@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 def test_every_sm_full_of_faulting_warps(qmem):
     # 4 blocks of 128 threads on every SM stream 256 MiB through a ring of a
     # quarter of it, read-ahead on, 40 launches: the engine's copy batches at
@@ -121,7 +121,7 @@ def test_more_warps_than_frames_keep_their_pages():
         assert rt.stats().pages_in <= 8 * (nbytes // page), rt.stats()
 
 
-@pytest.mark.parametrize("qmem", ["gpu", "host"])
+@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 @pytest.mark.parametrize("fault", ["bad key", "outside the region"])
 def test_error_completion_is_a_transport_error(qmem, fault):
     n = 1 << 18
@@ -149,7 +149,7 @@ def test_error_completion_is_a_transport_error(qmem, fault):
         np.testing.assert_array_equal(out.to_numpy(), hb)
 
 
-@pytest.mark.parametrize("qmem", ["gpu", "host"])
+@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 def test_engine_stopped_mid_kernel_times_out(qmem):
     n = 16 << 20  # 64 MiB through a 4 MiB ring, 1000 times: minutes of work, never finished
     rt = softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB", timeout="2s")

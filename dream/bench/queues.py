@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY, PLACEMENTS
 from .cli import Sweep, common_arguments, finish, sweep
 from .transfer import GATHER_BLOCK, fill_pattern, launch_shape, timed, xor_words
 from .transfer_kernels import GATHER, dream_source
@@ -36,9 +37,9 @@ def add_arguments(p):
     common_arguments(p, backends="softrnic", xs="3", pages="4KiB", runs=3, systems=None)
     p.add_argument("--queues", default=None,
                    help=f"queue counts, comma-separated (default {QUEUES}; --quick {QUICK_QUEUES})")
-    p.add_argument("--queue-memory", default="gpu", choices=("gpu", "host"),
+    p.add_argument("--queue-memory", default=QUEUE_MEMORY, choices=tuple(PLACEMENTS),
                    help="where the queues live, for backends whose options do not say "
-                   "(default gpu)")
+                   f"(default {QUEUE_MEMORY}; dream/runtime/queue_memory.py)")
     p.add_argument("--data", default=None,
                    help=f"bytes of data, whole MiB (default {DATA}; --quick {QUICK_DATA})")
 

@@ -23,6 +23,7 @@ import numpy as np
 from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
 from ..runtime.errors import ConfigError, EngineStuckError, TransportError
+from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY
 from ..runtime.sizes import parse_size
 from . import wire
 from .controller import real_devices
@@ -32,7 +33,7 @@ DEFAULT_DEPTH = 64
 
 @register
 class NvmeBackend(Backend):
-    """Runtime(backend="nvme", queues=<SMs>, queue_depth=64, queue_memory="gpu" | "host",
+    """Runtime(backend="nvme", queues=<SMs>, queue_depth=64, queue_memory="gpu" | "host" | "split",
     lba_size=512, cache="cold" | "warm", directory=None, engine_threads=4,
     io_threads=8, staging="64MiB")
 
@@ -61,7 +62,7 @@ class NvmeBackend(Backend):
         return f"software NVMe controller over files ({seen})"
 
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
-                 queue_memory: str = "gpu", lba_size: int = 512, cache: str = "cold",
+                 queue_memory: str = QUEUE_MEMORY, lba_size: int = 512, cache: str = "cold",
                  directory: str | None = None, engine_threads: int = ENGINE_THREADS, io_threads: int = 8,
                  staging="64MiB", **options):
         super().__init__(rt, **options)

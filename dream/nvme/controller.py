@@ -4,10 +4,12 @@ the device runtime as dream_nvme / dream_nvme_queue, per-frame PRP lists, and
 a small host-owned queue (HostQueue) that the host uses for Flush commands
 and the CPU tests use to drive the controller.
 
-Queue memory: SQs, CQs and PRP lists lie in GPU memory (queue_memory="gpu",
-as BaM) or in pinned host memory mapped into the GPU ("host": the GPU writes
-commands to host memory and reads completions there, GPU-NVMe-Direct's
-write-only tier). The queue descriptors with the ticket/doorbell state
+Queue memory (dream/runtime/queue_memory.py): SQs, CQs and PRP lists lie in
+GPU memory (queue_memory="gpu", as BaM) or in pinned host memory mapped into
+the GPU ("host": the GPU writes commands to host memory and reads
+completions there, GPU-NVMe-Direct's write-only tier), or SQs and PRP lists
+(which the controller reads) in host memory and CQs in GPU memory
+("split"). The queue descriptors with the ticket/doorbell state
 (queue.h) and the completion mailboxes stay in GPU memory: GPU atomics work
 on them and no controller reads them.
 
@@ -31,6 +33,7 @@ import numpy as np
 from ..runtime.engines import stop_engine
 from ..runtime.errors import ConfigError, DeviceError, DreamTimeoutError, TransportError
 from ..runtime.pinned import PinnedBuffer
+from ..runtime.queue_memory import QueueMemory, placement
 from . import wire
 
 BROADCAST_NSID = 0xFFFFFFFF
@@ -192,8 +195,7 @@ class SoftNvme:
                  threads: int = 1, io_threads: int = 8, staging: int = 64 << 20):
         from .. import _softnvme
         import cupy
-        if queue_memory not in ("gpu", "host"):
-            raise ConfigError(f"queue_memory={queue_memory!r}: 'gpu' or 'host'")
+        sq_side, cq_side = placement(queue_memory)
         if not isinstance(depth, int) or depth < 1 or depth & (depth - 1) \
                 or depth > wire.QUEUE_MAX_DEPTH:
             raise ConfigError(f"queue_depth={depth!r}: a power of two from 1 to "
@@ -225,25 +227,20 @@ class SoftNvme:
                               f"{wire.cap_mqes(cap) + 1} entries (2 x depth needed)")
         dstrd = wire.cap_dstrd(cap)
 
-        # queue memory: per queue SQ then CQ; then the frames' PRP lists
-        sq_bytes = self.entries * wire.SQE.itemsize
-        self._stride = -(-(sq_bytes + self.entries * wire.CQE.itemsize) // 4096) * 4096
+        # queue memory: the SQs, then the frames' PRP lists (read by the
+        # controller); the CQs (polled by the GPU)
+        page = wire.CTRL_PAGE
+        sq_stride = -(-self.entries * wire.SQE.itemsize // page) * page
+        cq_stride = -(-self.entries * wire.CQE.itemsize // page) * page
         _, self.prp_stride = prp_layout(page_size)
         prp_bytes = nframes * self.prp_stride
-        total = queues * self._stride + prp_bytes + (4096 if prp_bytes else 0)
-        if queue_memory == "gpu":
-            self._qmem = cupy.zeros(total, dtype=np.uint8)
-            base = self._qmem.data.ptr
-        else:
-            self._qmem = PinnedBuffer(total)
-            self._qmem.bytes[:] = 0
-            base = self._qmem.device_ptr
-        prp_off = queues * self._stride
-        prp_base = -(-(base + prp_off) // 4096) * 4096 if prp_bytes else 0
+        self._sqmem = QueueMemory(queues * sq_stride + prp_bytes + (page if prp_bytes else 0), sq_side)
+        self._cqmem = QueueMemory(queues * cq_stride, cq_side)
+        base = self._sqmem.ptr
+        prp_base = -(-(base + queues * sq_stride) // page) * page if prp_bytes else 0
         if prp_bytes:
             lists = frame_prp_lists(prp_base, self.prp_stride, frames_ptr, page_size, nframes)
-            lo = prp_base - base
-            self._store(lo, lists.view(np.uint8))
+            self._sqmem.store(prp_base - base, lists)
             self.engine.map_dma(prp_base, prp_bytes)
         self.engine.map_dma(frames_ptr, nframes * page_size)
 
@@ -251,12 +248,12 @@ class SoftNvme:
         self._mailbox = cupy.zeros(queues * depth, dtype=np.uint32)
         recs = np.zeros(queues, dtype=wire.NVME_QUEUE)
         for i in range(queues):
-            qid, sq = i + 1, base + i * self._stride
-            self.engine.create_queue(qid, sq, sq + sq_bytes, self.entries)
+            qid, sq, cq = i + 1, base + i * sq_stride, self._cqmem.ptr + i * cq_stride
+            self.engine.create_queue(qid, sq, cq, self.entries)
             r = recs[i]
             r["q"]["depth"] = depth
             r["q"]["seq"] = self._seq.data.ptr + i * depth * 4
-            r["sq"], r["cq"] = sq, sq + sq_bytes
+            r["sq"], r["cq"] = sq, cq
             r["sq_db"] = self.bar.device_ptr + wire.sq_tail_doorbell(qid, dstrd)
             r["cq_db"] = self.bar.device_ptr + wire.cq_head_doorbell(qid, dstrd)
             r["mailbox"] = self._mailbox.data.ptr + i * depth * 4
@@ -271,12 +268,6 @@ class SoftNvme:
         self._top = cupy.asarray(np.frombuffer(top.tobytes(), dtype=np.uint8))
         self.transport_ptr = self._top.data.ptr
         self.host_queue = HostQueue(self.engine, self.bar, self.host_qid, 64)
-
-    def _store(self, off: int, data: np.ndarray):
-        if self.queue_memory == "gpu":
-            self._qmem[off:off + data.size].set(data)
-        else:
-            self._qmem.bytes[off:off + data.size] = data
 
     # -- namespaces -----------------------------------------------------------
 
@@ -322,18 +313,19 @@ class SoftNvme:
     def stop(self):
         """Ends the engine threads (bounded: raises TransportError, keeping
         the engine and its memory, if one does not end)."""
-        stop_engine(self.engine, "the software NVMe controller", getattr(self, "_qmem", None),
-                    getattr(self, "bar", None))
+        stop_engine(self.engine, "the software NVMe controller", getattr(self, "_sqmem", None),
+                    getattr(self, "_cqmem", None), getattr(self, "bar", None))
 
     def close(self):
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.stop()
-        qmem = getattr(self, "_qmem", None)
-        if isinstance(qmem, PinnedBuffer):
-            qmem.free()
+        for mem in (getattr(self, "_sqmem", None), getattr(self, "_cqmem", None)):
+            if mem is not None:
+                mem.free()
         bar = getattr(self, "bar", None)
         self.host_queue = None  # holds the engine too
-        self.engine = self._qmem = self._seq = self._mailbox = self._descs = self._top = None
+        self.engine = self._sqmem = self._cqmem = None
+        self._seq = self._mailbox = self._descs = self._top = None
         if bar is not None:
             bar.free()

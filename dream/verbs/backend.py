@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..runtime.backends import ENGINE_THREADS, Backend, register
 from ..runtime.cuda import gpu_status
+from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY
 from . import mlx5
 from .backing import DEFAULT_DEPTH, RegisteredBacking
 
@@ -16,7 +17,9 @@ from .backing import DEFAULT_DEPTH, RegisteredBacking
 @register
 class SoftRnicBackend(RegisteredBacking, Backend):
     """Runtime(backend="softrnic", queues=<SMs>, queue_depth=64,
-    queue_memory="gpu" | "host", engine_threads=4)"""
+    queue_memory="gpu" | "host" | "split", engine_threads=4)
+
+    queue_memory: dream/runtime/queue_memory.py."""
     name = "softrnic"
     define = "DREAM_BACKEND_RNIC"
 
@@ -32,7 +35,7 @@ class SoftRnicBackend(RegisteredBacking, Backend):
         return True, ""
 
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
-                 queue_memory: str = "gpu", engine_threads: int = ENGINE_THREADS, **options):
+                 queue_memory: str = QUEUE_MEMORY, engine_threads: int = ENGINE_THREADS, **options):
         super().__init__(rt, **options)
         from .softrnic import SoftRnic
         self.open_store(rt.page_size)

@@ -2,13 +2,14 @@
 regions and keys, and the queue pairs the GPU posts to, laid out as mlx5.h
 says and handed to the device runtime as dream_rnic / dream_rnic_queue.
 
-Queue memory: each QP's SQ, CQ and doorbell record lie in GPU memory
-(queue_memory="gpu", as DREAM) or in pinned host memory mapped into the GPU
-("host"); the engine fetches GPU-resident WQEs by DMA and reads host ones
-directly. The UAR doorbell words are pinned host memory (the engine polls
-them), one 64-byte line per QP. The descriptors with the ticket/doorbell
-state (queue.h) and the slot sequence arrays stay in GPU memory: GPU atomics
-work on them, and no NIC reads them."""
+Queue memory (dream/runtime/queue_memory.py): each QP's SQ, CQ and doorbell
+record lie in GPU memory (queue_memory="gpu", as DREAM) or in pinned host
+memory ("host"), or its SQ in host memory and its CQ and doorbell record in
+GPU memory ("split"); the engine fetches GPU-resident
+WQEs by DMA and reads host ones directly. The UAR doorbell words are pinned
+host memory (the engine polls them), one 64-byte line per QP. The
+descriptors with the ticket/doorbell state (queue.h) and the slot sequence
+arrays stay in GPU memory: GPU atomics work on them, and no NIC reads them."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from ..runtime.engines import stop_engine
 from ..runtime.errors import ConfigError, DeviceError
 from ..runtime.pinned import PinnedBuffer
+from ..runtime.queue_memory import QueueMemory, placement
 from . import mlx5
 
 _LINE = 64  # each doorbell record and UAR word on its own line
@@ -31,8 +33,7 @@ class SoftRnic:
     def __init__(self, *, device: int, queues: int, depth: int, queue_memory: str,
                  threads: int = 1):
         from .. import _softrnic
-        if queue_memory not in ("gpu", "host"):
-            raise ConfigError(f"queue_memory={queue_memory!r}: 'gpu' or 'host'")
+        sq_side, cq_side = placement(queue_memory)
         if not isinstance(depth, int) or depth < 1 or depth & (depth - 1) \
                 or depth > mlx5.QUEUE_MAX_DEPTH:
             raise ConfigError(f"queue_depth={depth!r}: a power of two from 1 to "
@@ -50,15 +51,10 @@ class SoftRnic:
         self._keys: dict[int, int] = {}
 
         ring = depth * mlx5.SEND_WQE_BB
-        self._stride = _align(2 * ring + _LINE)  # SQ, CQ, doorbell record
-        total = queues * self._stride
-        if queue_memory == "gpu":
-            self._qmem = cupy.zeros(total, dtype=np.uint8)
-            self._qbase_dev = self._qbase_host = self._qmem.data.ptr
-        else:
-            self._qmem = PinnedBuffer(total)
-            self._qmem.bytes[:] = 0
-            self._qbase_dev, self._qbase_host = self._qmem.device_ptr, self._qmem.host_ptr
+        self._sq_stride = _align(ring)          # SQ
+        self._cq_stride = _align(ring + _LINE)  # CQ, doorbell record
+        self._sqmem = QueueMemory(queues * self._sq_stride, sq_side)
+        self._cqmem = QueueMemory(queues * self._cq_stride, cq_side)
         self._uar = PinnedBuffer(queues * _LINE)
         self._uar.bytes[:] = 0
         self._seq = cupy.zeros(queues * depth, dtype=np.uint32)
@@ -68,16 +64,14 @@ class SoftRnic:
         recs = np.zeros(queues, dtype=mlx5.RNIC_QUEUE)
         self.qpns = []
         for i in range(queues):
-            sq, cq, dbr = self._sq(i), self._sq(i) + ring, self._sq(i) + 2 * ring
-            _, qpn = self.engine.add_qp(self._qbase_host + sq, self._qbase_host + cq, depth,
-                                        self._uar.host_ptr + i * _LINE)
+            sq = self._sqmem.ptr + i * self._sq_stride
+            cq = self._cqmem.ptr + i * self._cq_stride
+            _, qpn = self.engine.add_qp(sq, cq, depth, self._uar.host_ptr + i * _LINE)
             self.qpns.append(qpn)
             recs[i]["q"]["depth"] = depth
             recs[i]["q"]["seq"] = self._seq.data.ptr + i * depth * 4
             recs[i]["qpn"] = qpn
-            recs[i]["sq"] = self._qbase_dev + sq
-            recs[i]["cq"] = self._qbase_dev + cq
-            recs[i]["dbr"] = self._qbase_dev + dbr
+            recs[i]["sq"], recs[i]["cq"], recs[i]["dbr"] = sq, cq, cq + ring
             recs[i]["uar"] = self._uar.device_ptr + i * _LINE
         self._recs = recs
         for i in range(queues):
@@ -88,21 +82,15 @@ class SoftRnic:
         self.transport_ptr = self._top.data.ptr
         self.lkey = 0
 
-    def _sq(self, i: int) -> int:
-        return i * self._stride
-
     def _init_queue_memory(self, i: int):
         """Queue i as a fresh QP: SQ and doorbell record zero, every CQE
         invalid with owner 0, ticket = rung = lock = 0 and slot s free for
         ticket s. (The engine clears the UAR word: reset_qp.)"""
         ring = self.depth * mlx5.SEND_WQE_BB
-        img = np.zeros(self._stride, dtype=np.uint8)
-        img[ring:2 * ring].view(mlx5.CQE64)["op_own"] = mlx5.CQE_INIT_OP_OWN
-        off = self._sq(i)
-        if self.queue_memory == "gpu":
-            self._qmem[off:off + self._stride].set(img)
-        else:
-            self._qmem.bytes[off:off + self._stride] = img
+        self._sqmem.store(i * self._sq_stride, np.zeros(self._sq_stride, dtype=np.uint8))
+        img = np.zeros(self._cq_stride, dtype=np.uint8)
+        img[:ring].view(mlx5.CQE64)["op_own"] = mlx5.CQE_INIT_OP_OWN
+        self._cqmem.store(i * self._cq_stride, img)
         self._seq[i * self.depth:(i + 1) * self.depth].set(
             2 * np.arange(self.depth, dtype=np.uint32))
         n = mlx5.RNIC_QUEUE.itemsize
@@ -154,12 +142,14 @@ class SoftRnic:
     def close(self):
         engine = getattr(self, "engine", None)
         if engine is not None:
-            stop_engine(engine, "the soft RNIC engine", getattr(self, "_qmem", None),
-                        getattr(self, "_uar", None))
+            stop_engine(engine, "the soft RNIC engine", getattr(self, "_sqmem", None),
+                        getattr(self, "_cqmem", None), getattr(self, "_uar", None))
             for key in self._keys.values():
                 engine.deregister(key)
             self._keys.clear()
-        for buf in (getattr(self, "_qmem", None), getattr(self, "_uar", None)):
-            if isinstance(buf, PinnedBuffer):
-                buf.free()
-        self._qmem = self._uar = self._seq = self._descs = self._top = None
+        for mem in (getattr(self, "_sqmem", None), getattr(self, "_cqmem", None)):
+            if mem is not None:
+                mem.free()
+        if getattr(self, "_uar", None) is not None:
+            self._uar.free()
+        self._sqmem = self._cqmem = self._uar = self._seq = self._descs = self._top = None

@@ -21,9 +21,9 @@
  * how to write an entry, ring, and poll for a completion.
  *
  * Doorbells: whoever holds the ring lock scans the run of filled slots that
- * starts at the first ticket not yet rung and calls ring(from, to) once for
- * the whole run (tickets [from, to): the transport writes its doorbell with
- * producer index `to`). A leader waits only for tickets before its own, each
+ * starts at the first ticket not yet rung and calls ring(t, to) once for the
+ * whole run (tickets up to `to`: the transport writes its doorbell with
+ * producer index `to`; t is the ringer's own ticket, the run's last or not). A leader waits only for tickets before its own, each
  * held by a leader that is filling its slot, and retries the lock itself, so
  * no leader waits for a batch that cannot fill and no filled slot is left
  * un-rung. Slots are recycled in ticket order of their users: ticket t waits
@@ -82,7 +82,7 @@ __device__ __forceinline__ void dream_queue_filled(dream_queue *q, uint32_t t)
 
 /* True once ticket t is covered by a doorbell. Otherwise tries to ring: with
  * the lock, rings every filled slot from the first un-rung ticket on by one
- * call ring(from, to), which must write the doorbell for producer index `to`
+ * call ring(t, to), which must write the doorbell for producer index `to`
  * with whatever fences the device needs. */
 template <class Ring>
 __device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
@@ -99,7 +99,7 @@ __device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
         to++;
     if (to != from) {
         __threadfence(); /* the filled marks were read before the entries are rung */
-        ring(from, to);
+        ring(t, to);
         *(volatile uint32_t *)&q->rung = to;
     }
     __threadfence();
@@ -122,7 +122,7 @@ __device__ __forceinline__ void dream_queue_release(dream_queue *q, uint32_t t)
  * on another lane of its warp.
  *   fill(t)          writes ticket t's entry into its slot; the entry is
  *                    then fenced system-wide before the slot is marked filled
- *   ring(from, to)   the doorbell, as for dream_queue_ring
+ *   ring(t, to)      the doorbell, as for dream_queue_ring
  *   poll(t)          DREAM_QUEUE_PENDING, or the request's DREAM_IO_* status
  *                    (an error already recorded)
  * A step that waits past the runtime's timeout without progress ends the

@@ -19,15 +19,21 @@ __device__ __forceinline__ void dream_mmio_store64(uint64_t *p, uint64_t v)
     asm volatile("st.mmio.relaxed.sys.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
+/* The first 8 bytes of ticket t's WQE (ctrl: index | opcode, qpn | ds), which
+ * are also its doorbell's UAR value. */
+__device__ __forceinline__ uint2 dream_rnic_ctrl(uint32_t t, uint32_t opcode, uint32_t qpn)
+{
+    return make_uint2(dream_bswap32(((t & 0xFFFFu) << 8) | opcode), dream_bswap32((qpn << 8) | DREAM_MLX5_RDMA_DS));
+}
+
 __device__ __forceinline__ void dream_rnic_write_wqe(uint8_t *wqe, uint32_t t, uint32_t opcode,
                                                      uint32_t qpn, uint64_t raddr, uint32_t rkey,
                                                      uint64_t laddr, uint32_t lkey, uint32_t len)
 {
     uint4 *w = (uint4 *)wqe;
     /* ctrl: index | opcode, qpn | ds, signature, stream id, fm_ce_se, imm */
-    w[0] = make_uint4(dream_bswap32(((t & 0xFFFFu) << 8) | opcode),
-                      dream_bswap32((qpn << 8) | DREAM_MLX5_RDMA_DS),
-                      DREAM_MLX5_WQE_CTRL_CQ_UPDATE << 24, 0u);
+    const uint2 c = dream_rnic_ctrl(t, opcode, qpn);
+    w[0] = make_uint4(c.x, c.y, DREAM_MLX5_WQE_CTRL_CQ_UPDATE << 24, 0u);
     w[1] = make_uint4(dream_bswap32((uint32_t)(raddr >> 32)), dream_bswap32((uint32_t)raddr),
                       dream_bswap32(rkey), 0u);
     w[2] = make_uint4(dream_bswap32(len), dream_bswap32(lkey),
@@ -37,11 +43,15 @@ __device__ __forceinline__ void dream_rnic_write_wqe(uint8_t *wqe, uint32_t t, u
 /* Doorbell for WQEs [from, to): the record first, then the UAR write of the
  * last WQE's first 8 bytes; the NIC may read the WQEs as soon as either lands.
  * The WQEs were made system-visible by their writers before being marked
- * filled (dream_queue_filled), and the ringer has seen those marks. */
-__device__ inline void dream_rnic_doorbell(dream_rt_state *rt, dream_rnic_queue *Q, uint32_t to)
+ * filled (dream_queue_filled), and the ringer has seen those marks. A ringer
+ * that wrote the last WQE itself (ticket `own`, first 8 bytes `own_ctrl`)
+ * has them at hand; others read them back from the SQ, which may lie in host
+ * memory (a read across PCIe). */
+__device__ inline void dream_rnic_doorbell(dream_rt_state *rt, dream_rnic_queue *Q, uint32_t to, uint32_t own,
+                                           uint2 own_ctrl)
 {
     const uint8_t *last = Q->sq + (size_t)((to - 1u) & (Q->q.depth - 1u)) * DREAM_MLX5_SEND_WQE_BB;
-    const uint64_t db = *(const volatile uint64_t *)last;
+    const uint64_t db = to - 1u == own ? ((uint64_t)own_ctrl.y << 32 | own_ctrl.x) : *(const volatile uint64_t *)last;
     __threadfence_system();
     *(volatile uint32_t *)&Q->dbr->send_counter = dream_bswap32(to & 0xFFFFu);
     __threadfence_system();
@@ -99,6 +109,6 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
                                  opcode, Q->qpn, a.backing + (r.page << rt->page_shift), a.key,
                                  (uint64_t)dream_frame_addr(rt, r.frame), Q->lkey, 1u << rt->page_shift);
         },
-        [&](uint32_t, uint32_t to) { dream_rnic_doorbell(rt, Q, to); },
+        [&](uint32_t t, uint32_t to) { dream_rnic_doorbell(rt, Q, to, t, dream_rnic_ctrl(t, opcode, Q->qpn)); },
         [&](uint32_t t) { return dream_rnic_poll(rt, Q, qi, t, opcode, r); });
 }
