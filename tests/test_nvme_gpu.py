@@ -209,6 +209,9 @@ def test_placements_and_formats(tmp_path, queue_memory, cache, lba_size):
         t = s.transport
         assert t["reads"] >= a.n_pages and t["writes"] > 0 and t["errors"] == 0
         be = rt._backend
+        info = be.ctrl.engine.queue_info(1)  # where the controller found the queues
+        assert (info["sq_on_device"], info["cq_on_device"]) == \
+            {"split": (False, True), "gpu": (True, True), "host": (False, False)}[queue_memory]
         direct = be.ctrl.engine.namespace_info(be._files[a.slot][0])["direct"]
         assert (t["direct_ios"] > 0) == direct  # O_DIRECT where the filesystem takes it
         assert cache == "cold" or not direct

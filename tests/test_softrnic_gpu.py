@@ -66,6 +66,9 @@ def test_queue_shapes_under_eviction(qmem, queues, depth):
         assert s.evictions > 0 and s.writebacks > 0
         # every WQE the GPU posted was served, and one doorbell covered many
         assert t["wqes"] == s.requests == t["reads"] + t["writes"]
+        info = rt._backend.nic.engine.qp_info(0)  # where the engine found the queues
+        assert (info["sq_on_device"], info["cq_on_device"]) == \
+            {"split": (False, True), "gpu": (True, True), "host": (False, False)}[qmem]
         assert t["errors"] == t["flushed"] == t["bad_doorbells"] == 0
         assert 0 < t["doorbells"] <= s.doorbells <= s.requests
         if depth > 1:

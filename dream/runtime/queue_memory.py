@@ -12,11 +12,13 @@ them.
       this one is for engines that run on the host, and trades throughput
       under load for latency. With SQs in GPU memory the engine fetches each
       pass's new entries by DMA, a copy-engine round trip of 7-8 us (H200)
-      in the path of every fault. Measured in one call (H200, `dream bench
-      transfer --data 256MiB --page 4KiB,64KiB`, two runs), "split" against
-      "gpu": softrnic serial fault 26.5-30.4 against 31.0-38.7 us, 4 KiB
-      gather 7.3-8.0 against 6.6-6.9 GB/s, but 64 KiB stream 32.9-34.2
-      against 35.9-36.8 GB/s and 64 KiB gather 1.7 against 2.7 GB/s. Not
+      in the path of every fault. Measured in one call (`dream bench
+      transfer --data 256MiB --page 4KiB,64KiB`, two runs; H200, then H100),
+      "split" against "gpu": softrnic serial fault 26.5-30.4 against
+      31.0-38.7 us (H100: 25.4-28.0 against 33.6-35.4), 4 KiB gather 7.3-8.0
+      against 6.6-6.9 GB/s (9.1 against 8.5-8.7), but 64 KiB stream
+      32.9-34.2 against 35.9-36.8 GB/s (30-33 against 34-35) and 64 KiB
+      gather 1.7 against 2.7 GB/s (1.1 against 2.1). Not
       yet taken apart; what differs under load: every WQE crosses PCIe
       before its writer's system fence, and a ringer that did not write the
       last WQE reads its first bytes back across PCIe under the ring lock."""
