@@ -18,10 +18,11 @@ them.
       31.0-38.7 us (H100: 25.4-28.0 against 33.6-35.4), 4 KiB gather 7.3-8.0
       against 6.6-6.9 GB/s (9.1 against 8.5-8.7), but 64 KiB stream
       32.9-34.2 against 35.9-36.8 GB/s (30-33 against 34-35) and 64 KiB
-      gather 1.7 against 2.7 GB/s (1.1 against 2.1). Not
-      yet taken apart; what differs under load: every WQE crosses PCIe
-      before its writer's system fence, and a ringer that did not write the
-      last WQE reads its first bytes back across PCIe under the ring lock."""
+      gather 1.7 against 2.7 GB/s (1.1 against 2.1). Not yet taken apart.
+      Every WQE crosses PCIe before its writer's system fence. A ringer that
+      did not write the run's last WQE reads its first bytes back across
+      PCIe, but ringing without that read (a diagnostic) left the 64 KiB
+      gather where it was (bench/results-h100/session23)."""
 from __future__ import annotations
 
 import numpy as np
