@@ -23,11 +23,12 @@
  * Doorbells: whoever holds the ring lock scans the run of filled slots that
  * starts at the first ticket not yet rung and calls ring(t, to) once for the
  * whole run (tickets up to `to`: the transport writes its doorbell with
- * producer index `to`; t is the ringer's own ticket, the run's last or not). A leader waits only for tickets before its own, each
- * held by a leader that is filling its slot, and retries the lock itself, so
- * no leader waits for a batch that cannot fill and no filled slot is left
- * un-rung. Slots are recycled in ticket order of their users: ticket t waits
- * for ticket t - depth to be released.
+ * producer index `to`; t is the ringer's own ticket, the run's last or not).
+ * A leader waits only for tickets before its own, each held by a leader that
+ * is filling its slot, and retries the lock itself, so no leader waits for a
+ * batch that cannot fill and no filled slot is left un-rung. Slots are
+ * recycled in ticket order of their users: ticket t waits for ticket
+ * t - depth to be released.
  *
  * Tickets are uint32 and wrap; depth divides 2^32, so slot and phase
  * arithmetic stays continuous across the wrap. */

@@ -40,8 +40,9 @@ __device__ __forceinline__ void dream_rnic_write_wqe(uint8_t *wqe, uint32_t t, u
                       dream_bswap32((uint32_t)(laddr >> 32)), dream_bswap32((uint32_t)laddr));
 }
 
-/* Doorbell for WQEs [from, to): the record first, then the UAR write of the
- * last WQE's first 8 bytes; the NIC may read the WQEs as soon as either lands.
+/* Doorbell for the run of WQEs before ticket `to`: the record first, then the
+ * UAR write of the last WQE's first 8 bytes; the NIC may read the WQEs as
+ * soon as either lands.
  * The WQEs were made system-visible by their writers before being marked
  * filled (dream_queue_filled), and the ringer has seen those marks. A ringer
  * that wrote the last WQE itself (ticket `own`, first 8 bytes `own_ctrl`)
