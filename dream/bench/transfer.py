@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from .cli import Sweep, common_arguments, finish, sweep
+from . import nvme_baseline
 from .harness import Managed, uvm_fits
 from .transfer_kernels import GATHER, SERIAL, STREAM, dream_source, raw_source
 
@@ -289,7 +290,6 @@ def nvme_setup(directory, nvme_bytes, nvme_pages, pinned, blocks, res, say=print
     `directory`) and the CPU-driven and GPUDirect Storage baselines on that
     same file."""
     from dream.runtime.pinned import PinnedBuffer
-    from . import nvme_baseline
     size = min(nvme_bytes, pinned.nbytes)
     path = Path(directory) / "dream_transfer.bin"
     with open(path, "wb") as f:
@@ -499,8 +499,8 @@ def run(args) -> int:
                     return rt.array(data.view(np.complex128), name="data")
             for page in pgs:
                 if name == "nvme":  # the cache as the option says, whatever the baselines left
-                    from .nvme_baseline import drop_cache, warm_cache
-                    (warm_cache if opts.get("cache", "cold") == "warm" else drop_cache)(path)
+                    cache = opts.get("cache", "cold")
+                    (nvme_baseline.warm_cache if cache == "warm" else nvme_baseline.drop_cache)(path)
                 try:
                     r = run_dream(name, opts, page, make, size, bl, reps, ck,
                                   ring_bytes(size, st.x, page), st.device)
