@@ -398,10 +398,55 @@ def test_namespace_checks(tmp_path):
     cid = s.read(1, 0, nsid=n2)
     assert ok(s.run()[cid])
     assert np.array_equal(s.frame(0), np.frombuffer(second.read_bytes()[PAGE:], dtype=np.uint8))
-    assert s.eng.counters()["buffered_ios"] >= 1
+    assert s.eng.counters()["cached_reads"] + s.eng.counters()["buffered_ios"] == 1
     s.eng.remove_namespace(n2)
     cid = s.read(1, 0, nsid=n2)
     _expect(s, cid, "INVALID_NS")
+
+
+def _page_cached(path, page):
+    """Whether the page cache holds page `page` (4 KiB) of `path`, by
+    mincore(2), which starts no read (a probe by read would start one)."""
+    import ctypes
+    import mmap
+    libc = ctypes.CDLL(None, use_errno=True)
+    with open(path, "rb") as f:
+        m = mmap.mmap(f.fileno(), PAGE, offset=page * PAGE, access=mmap.ACCESS_COPY)
+    try:
+        ref = ctypes.c_char.from_buffer(m)
+        vec = (ctypes.c_ubyte * 1)()
+        rc = libc.mincore(ctypes.c_void_p(ctypes.addressof(ref)), ctypes.c_size_t(PAGE), vec)
+        del ref
+        assert rc == 0, os.strerror(ctypes.get_errno())
+        return bool(vec[0] & 1)
+    finally:
+        m.close()
+
+
+def test_warm_reads_the_cache_holds_are_made_by_the_engine(tmp_path):
+    """A warm namespace: a read whose blocks are cached is made by the engine
+    thread itself (cached_reads); one whose blocks are not goes to the file
+    I/O threads (buffered_ios), never blocking the engine on the storage.
+    Both land the right bytes."""
+    s = Setup(tmp_path, cold=False)
+    assert not s.eng.namespace_info(s.nsid)["direct"]
+    fd = os.open(s.path, os.O_RDONLY)
+    os.fsync(fd)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # the file out of the cache
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)  # no read-ahead past page 2:
+    os.pread(fd, PAGE, 2 * PAGE)  # page 2 alone cached now
+    os.close(fd)
+    assert _page_cached(s.path, 2)
+    cid = s.read(2, 0)
+    assert ok(s.run()[cid]) and np.array_equal(s.frame(0), s.data[2 * PAGE:3 * PAGE])
+    c = s.eng.counters()
+    assert (c["cached_reads"], c["buffered_ios"], c["direct_ios"]) == (1, 0, 0)
+    if _page_cached(s.path, 5):
+        pytest.skip("this file system keeps a clean page cached after POSIX_FADV_DONTNEED (tmpfs)")
+    cid = s.read(5, 1)
+    assert ok(s.run()[cid]) and np.array_equal(s.frame(1), s.data[5 * PAGE:6 * PAGE])
+    c = s.eng.counters()
+    assert (c["cached_reads"], c["buffered_ios"], c["reads"]) == (1, 1, 2)
 
 
 def test_unaligned_direct_read_is_served(tmp_path):

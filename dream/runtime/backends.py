@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from .errors import ConfigError
 
-# The soft engines' (softrnic, nvme) threads, each serving its share of the
-# queues: 4 doubled the 4 KiB gather of 1 on an H100, on both
-# (bench/results-h100/session9/engine_threads.txt)
+# The soft engines' threads, each serving its share of the queues: 4 doubled
+# the 4 KiB gather of 1 on an H100, on softrnic and nvme
+# (bench/results-h100/session9/engine_threads.txt). nvme, whose threads also
+# read the page cache, takes more where there are cores (nvme/backend.py).
 ENGINE_THREADS = 4
 
 _REGISTRY: dict[str, type] = {}
