@@ -13,6 +13,14 @@
 //                       at once while threads an earlier join_for() gave up
 //                       on still run (they may never end).
 //   serve(k, running, failure, worker)   an engine thread's life (below).
+//   Counters: an engine names its counters in an X-macro, LIST(X), and
+//   keeps a set per engine thread, `struct alignas(64) Counters {
+//   LIST(DREAM_COUNTER) };`, each set in cache lines of its own: one set
+//   shared by all threads was a line each of them wrote on every pass (idle
+//   ones too), so that every count was a cache miss. counters() sums the
+//   sets into a dict: LIST(DREAM_COUNTER_SUM) with `d` the dict and `c` a
+//   set in scope; LIST(DREAM_COUNTER_KEEP) adds set `from` to set `into`
+//   (the counts of threads that have ended).
 //
 // std::thread::join has no bound, and a thread blocked in a system call
 // (a pread or fsync on a hung device) cannot be made to return. A thread that
@@ -35,7 +43,17 @@
 #include <thread>
 #include <vector>
 
+#define DREAM_COUNTER(n) std::atomic<uint64_t> n{0};
+#define DREAM_COUNTER_SUM(n) dream::add_count(d, #n, c.n);
+#define DREAM_COUNTER_KEEP(n) into.n += from.n.load(std::memory_order_relaxed);
+
 namespace dream {
+
+inline void add_count(pybind11::dict &d, const char *name, const std::atomic<uint64_t> &v)
+{
+    const uint64_t was = d.contains(name) ? d[name].cast<uint64_t>() : 0;
+    d[name] = was + v.load(std::memory_order_relaxed);
+}
 
 inline std::string seconds_text(double seconds)
 {

@@ -107,17 +107,13 @@ struct Queue {
     }
 };
 
-// Each engine thread counts in its own (its file I/O too); counters() sums
-// them. One set shared by every thread was a cache line they all wrote, an
-// idle thread on every pass.
+// An engine thread's counters (engine.h), its file I/O's too.
 #define DREAM_NVME_COUNTERS(X)                                                                            \
     X(doorbells) X(cq_doorbells) X(bad_doorbells) X(commands) X(reads) X(writes) X(flushes) X(bytes_read) \
     X(bytes_written) X(errors) X(cqes) X(cq_full) X(direct_ios) X(buffered_ios) X(cached_reads) X(io_ns)  \
     X(passes)
 struct alignas(64) Counters {
-#define DREAM_FIELD(n) std::atomic<uint64_t> n{0};
-    DREAM_NVME_COUNTERS(DREAM_FIELD)
-#undef DREAM_FIELD
+    DREAM_NVME_COUNTERS(DREAM_COUNTER)
 };
 
 class Engine;
@@ -518,23 +514,16 @@ public:
     py::dict counters() const
     {
         py::dict d;
-        std::vector<const Worker *> ws;
+        uint64_t b = 0;
+        const auto add = [&](const Worker &w) {
+            const Counters &c = w.count;
+            DREAM_NVME_COUNTERS(DREAM_COUNTER_SUM)
+            b += w.batches();
+        };
         for (auto &w : workers_)
-            ws.push_back(w.get());
+            add(*w);
         if (poller_)
-            ws.push_back(poller_.get());
-#define DREAM_SUM(n)                                                                                      \
-    {                                                                                                     \
-        uint64_t v = 0;                                                                                   \
-        for (const Worker *w : ws)                                                                        \
-            v += w->count.n.load(std::memory_order_relaxed);                                                  \
-        d[#n] = v;                                                                                        \
-    }
-        DREAM_NVME_COUNTERS(DREAM_SUM)
-#undef DREAM_SUM
-        uint64_t b = poller_ ? poller_->batches() : 0;
-        for (auto &w : workers_)
-            b += w->batches();
+            add(*poller_);
         d["batches"] = b;
         return d;
     }

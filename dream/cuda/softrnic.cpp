@@ -67,9 +67,12 @@ struct Qp {
     }
 };
 
-struct Counters {
-    std::atomic<uint64_t> doorbells{0}, bad_doorbells{0}, wqes{0}, reads{0}, writes{0},
-        bytes_read{0}, bytes_written{0}, cqes{0}, errors{0}, flushed{0}, passes{0};
+// An engine thread's counters (engine.h).
+#define DREAM_RNIC_COUNTERS(X)                                                                            \
+    X(doorbells) X(bad_doorbells) X(wqes) X(reads) X(writes) X(bytes_read) X(bytes_written) X(cqes)       \
+    X(errors) X(flushed) X(passes)
+struct alignas(64) Counters {
+    DREAM_RNIC_COUNTERS(DREAM_COUNTER)
 };
 
 uint32_t load_be32(const uint8_t *p)
@@ -93,6 +96,7 @@ class Worker {
 public:
     Worker(Engine &e, Dma::Mode mode, int device) : e_(e), dma_(mode, device) {}
     std::vector<uint32_t> qps;
+    Counters count;
     std::mutex m; // held for a pass; reset_qp takes it
 
     size_t pass();
@@ -256,19 +260,14 @@ public:
     py::dict counters() const
     {
         py::dict d;
-        d["doorbells"] = c.doorbells.load();
-        d["bad_doorbells"] = c.bad_doorbells.load();
-        d["wqes"] = c.wqes.load();
-        d["reads"] = c.reads.load();
-        d["writes"] = c.writes.load();
-        d["bytes_read"] = c.bytes_read.load();
-        d["bytes_written"] = c.bytes_written.load();
-        d["cqes"] = c.cqes.load();
-        d["errors"] = c.errors.load();
-        d["flushed"] = c.flushed.load();
-        d["passes"] = c.passes.load();
-        uint64_t b = retired_batches_ + poller_->batches(), n = retired_copies_ + poller_->copies();
+        uint64_t b = retired_batches_, n = retired_copies_;
+        const auto add = [&](const Counters &c) { DREAM_RNIC_COUNTERS(DREAM_COUNTER_SUM) };
+        add(retired_);
+        add(poller_->count);
+        b += poller_->batches();
+        n += poller_->copies();
         for (auto &w : workers_) {
+            add(w->count);
             b += w->batches();
             n += w->copies();
         }
@@ -289,7 +288,6 @@ public:
     const uint64_t max_message;
     const double stop_timeout; // seconds: stop() and shutdown() wait at most this
     std::vector<std::unique_ptr<Qp>> qps;
-    Counters c;
     std::shared_mutex regions_m_;
     std::atomic<bool> running_{false};
 
@@ -300,6 +298,9 @@ private:
         for (auto &w : workers_) {
             retired_batches_ += w->batches();
             retired_copies_ += w->copies();
+            Counters &into = retired_;
+            const Counters &from = w->count;
+            DREAM_RNIC_COUNTERS(DREAM_COUNTER_KEEP)
         }
         workers_.clear();
     }
@@ -309,6 +310,7 @@ private:
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
     uint64_t retired_batches_ = 0, retired_copies_ = 0;
+    Counters retired_; // the counts of workers whose threads have ended
     dream::Failure fail_;
     dream::Threads threads_{"engine threads"}; // last: joined (destroyed) first
 };
@@ -339,7 +341,7 @@ void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint3
     }
     cqes_.add(q.cq + (size_t)slot * DREAM_MLX5_CQE_SIZE, img, img + (size_t)q.depth * DREAM_MLX5_CQE_SIZE,
               q.cq_dev, &q);
-    e_.c.cqes++;
+    count.cqes++;
 }
 
 void Worker::process(Qp &q, uint32_t slot)
@@ -358,7 +360,7 @@ void Worker::process(Qp &q, uint32_t slot)
     uint64_t len = byte_count & DREAM_MLX5_BYTE_COUNT_MASK;
     if (len == 0)
         len = 1ull << 31;
-    e_.c.wqes++;
+    count.wqes++;
 
     uint32_t synd = 0, vendor = 0;
     if (q.error) {
@@ -387,20 +389,20 @@ void Worker::process(Qp &q, uint32_t slot)
         last_ = {lkey, rkey, read, true};
         if (read) {
             dma_.copy((void *)laddr, (const void *)raddr, len, join);
-            e_.c.reads++;
-            e_.c.bytes_read += len;
+            count.reads++;
+            count.bytes_read += len;
         } else {
             dma_.copy((void *)raddr, (const void *)laddr, len, join);
-            e_.c.writes++;
-            e_.c.bytes_written += len;
+            count.writes++;
+            count.bytes_written += len;
         }
         if (fm_ce_se & DREAM_MLX5_WQE_CTRL_CQ_UPDATE)
             complete(q, opcode, expect, 0, 0, (uint32_t)len);
     } else {
         if (synd == DREAM_MLX5_SYND_WR_FLUSH_ERR) {
-            e_.c.flushed++;
+            count.flushed++;
         } else {
-            e_.c.errors++;
+            count.errors++;
             q.error = true;
         }
         complete(q, opcode, expect, synd, vendor, 0);
@@ -424,12 +426,12 @@ size_t Worker::pass()
         if (v == q.last_uar)
             continue;
         q.last_uar = v;
-        e_.c.doorbells++;
+        count.doorbells++;
         const uint32_t ctrl0 = load_be32((const uint8_t *)&v);
         const uint32_t ctrl1 = load_be32((const uint8_t *)&v + 4);
         const uint32_t n = (((ctrl0 >> 8) + 1u) - q.consumer) & 0xFFFFu;
         if ((ctrl1 >> 8) != q.qpn || n > q.depth) {
-            e_.c.bad_doorbells++;
+            count.bad_doorbells++;
             continue;
         }
         if (n == 0)
@@ -448,7 +450,7 @@ size_t Worker::pass()
         }
         work.push_back({&q, n});
     }
-    e_.c.passes++;
+    count.passes++;
     if (work.empty())
         return 0;
     dma_.read_wait();
