@@ -191,8 +191,9 @@ typedef struct dream_ptr_abi {
  * entry an access through one thread's copy of a dream_ptr found VALID (read
  * relaxed, fault.cuh O6; or pinned, or loaded, on the slow path), with bit 0 set
  * once a write marked its frame dirty, and the address of that frame; the
- * frame is used only under DREAM_PTR_NO_EVICT (in a launch that evicts, the
- * entry alone is kept). The entry gives a fault the stride to read ahead by.
+ * frame is used only under DREAM_PTR_NO_EVICT. In a launch that evicts, `base`
+ * is instead the entry value an optimistic read validated there (O5), or 0.
+ * The entry gives a fault the stride to read ahead by.
  * Keyed by the entry's address, so the host's zeros match no page. */
 #define DREAM_HINT_DIRTY 1ull
 typedef struct dream_hint {
