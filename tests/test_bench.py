@@ -41,6 +41,17 @@ def test_backend_options_parse_to_what_the_backends_take():
                    ("nvme", {"queues": 8, "directory": "/d"})]
 
 
+@pytest.mark.parametrize("text, what", [
+    ("softrnic;engine_threads=8", r"no backend 'softrnic;engine_threads=8'.*name:key=value"),
+    ("direct,nvmee", r"no backend 'nvmee'"),
+    ("nvme:cache", r"option 'cache' is not key=value"),
+])
+def test_backend_misspellings_are_named(text, what):
+    from dream.runtime.errors import ConfigError
+    with pytest.raises(ConfigError, match=what):
+        parse_backends(text, "/d")
+
+
 def test_ring_bytes():
     assert ring_bytes(100 << 20, 0, 4096) >= 100 << 20            # x = 0 holds everything
     assert ring_bytes(90 << 20, 8, 4096) == 10 << 20

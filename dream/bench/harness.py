@@ -345,12 +345,24 @@ class Plan:
 
 def parse_backends(text: str, nvme_dir: str | None = None) -> list:
     """"direct,softrnic:queue_memory=host;engine_threads=4,nvme" -> [(name,
-    {options})]; whole-number values become ints (the backends' counts)."""
+    {options})]; whole-number values become ints (the backends' counts).
+    A name no backend has, or an option without "=", is a ConfigError naming
+    it (a misspelt item was skipped as "not built" before)."""
+    from ..runtime.backends import all_backends
+    from ..runtime.errors import ConfigError
+    known = all_backends()
     out = []
     for item in text.split(","):
         name, _, rest = item.strip().partition(":")
-        opts = {k: int(v) if v.isdigit() else v
-                for k, v in (kv.split("=", 1) for kv in rest.split(";") if kv)}
+        if name not in known:
+            raise ConfigError(f"--backend {item.strip()!r}: no backend {name!r}; there are "
+                              f"{', '.join(sorted(known))} (options after a colon: "
+                              f"name:key=value;key=value)")
+        pairs = [kv for kv in rest.split(";") if kv]
+        for kv in pairs:
+            if "=" not in kv:
+                raise ConfigError(f"--backend {item.strip()!r}: option {kv!r} is not key=value")
+        opts = {k: int(v) if v.isdigit() else v for k, v in (kv.split("=", 1) for kv in pairs)}
         if name == "nvme" and "directory" not in opts:
             opts["directory"] = nvme_dir or tempfile.gettempdir()
         out.append((name, opts))

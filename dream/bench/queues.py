@@ -162,8 +162,7 @@ def run(args) -> int:
         for name, opts in st.backends:
             opts = {"queue_memory": st.queue_memory, **opts}
             label = backend_label(name, {k: v for k, v in opts.items() if k != "queue_memory"})
-            cls = all_backends().get(name)
-            ok, why = cls.availability() if cls else (False, "not built")
+            ok, why = all_backends()[name].availability()  # a known name (parse_backends)
             if not ok:   # a backend that cannot run here is a result, not a failure
                 res["runs"].append({"backend": label, "queue_memory": opts["queue_memory"],
                                     "skipped": why})

@@ -478,8 +478,7 @@ def run(args) -> int:
         for name, opts in st.backends:
             label = backend_label(name, opts)
             bar.set_postfix_str(label)
-            cls = dream.runtime.backends.all_backends().get(name)
-            ok, why = cls.availability() if cls else (False, "not built")
+            ok, why = dream.runtime.backends.all_backends()[name].availability()  # a known name (parse_backends)
             if not ok:
                 res["dream"][label] = [{"skipped": why}]
                 say(f"  {label}: skipped: {why}")
