@@ -66,15 +66,10 @@ struct Namespace {
     std::string path;
     int fd = -1;        // buffered
     int fd_direct = -1; // O_DIRECT, for cold reads and writes; -1 when warm or unsupported
-    // buffered too, one per engine thread (Worker::read_cached): threads that
-    // share one open file contend for its reference count and read-ahead state
-    std::vector<int> fds;
     uint64_t nblocks = 0;
     bool writable = false;
     ~Namespace()
     {
-        for (int d : fds)
-            close(d);
         if (fd_direct >= 0)
             close(fd_direct);
         if (fd >= 0)
@@ -195,8 +190,7 @@ private:
 // One engine thread's share of the queues (or all of them, for poll()).
 class Worker {
 public:
-    Worker(Engine &e, int id, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes);
-    const int id; // which of a namespace's fds it reads with
+    Worker(Engine &e, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes);
     std::vector<Queue *> queues;
     Counters count;
     std::mutex m; // held for a pass
@@ -281,7 +275,7 @@ public:
         const size_t nbufs = nbufs_;
         pool_ = std::make_unique<Pool>(*this, std::max(1, io_threads));
         for (int k = 0; k < this->threads; k++)
-            workers_.push_back(std::make_unique<Worker>(*this, k, mode, device,
+            workers_.push_back(std::make_unique<Worker>(*this, mode, device,
                                                         (nbufs + this->threads - 1) / this->threads,
                                                         mdts));
     }
@@ -309,13 +303,6 @@ public:
         ns->nblocks = (uint64_t)st.st_size >> lba_shift;
         if (cold) // tmpfs and some others refuse O_DIRECT: then the page cache serves
             ns->fd_direct = open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
-        if (ns->fd_direct < 0) // a file description of its own for each engine thread and the poller
-            for (int k = 0; k <= threads; k++) {
-                const int d = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-                if (d < 0)
-                    throw std::runtime_error("open " + path + ": " + std::strerror(errno));
-                ns->fds.push_back(d);
-            }
         std::unique_lock lk(ns_m_);
         uint32_t nsid = 1;
         while (ns_.count(nsid))
@@ -494,7 +481,7 @@ public:
         if (!idle())
             throw std::runtime_error("poll: the engine threads are running");
         if (!poller_) // staging of its own, made only where poll() is used
-            poller_ = std::make_unique<Worker>(*this, threads, mode, device, nbufs_, mdts);
+            poller_ = std::make_unique<Worker>(*this, mode, device, nbufs_, mdts);
         poller_->queues.clear();
         for (auto &kv : queues_)
             poller_->queues.push_back(kv.second.get());
@@ -632,8 +619,8 @@ void Pool::io(Cmd *c)
     c->w->io_done(c);
 }
 
-Worker::Worker(Engine &e, int id, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes)
-    : id(id), e_(e), dma_(mode, device), staging_(mode, nbufs * buf_bytes + kAlign), buf_bytes_(buf_bytes)
+Worker::Worker(Engine &e, Dma::Mode mode, int device, size_t nbufs, size_t buf_bytes)
+    : e_(e), dma_(mode, device), staging_(mode, nbufs * buf_bytes + kAlign), buf_bytes_(buf_bytes)
 {
     base_ = (uint8_t *)(((uintptr_t)staging_.data() + kAlign - 1) & ~(uintptr_t)(kAlign - 1));
     for (size_t k = 0; k < nbufs; k++)
@@ -671,7 +658,7 @@ bool Worker::read_cached(Cmd &c)
     uint64_t done = 0;
     while (done < c.len) {
         iovec v{c.staging + done, (size_t)(c.len - done)};
-        const ssize_t r = preadv2(ns.fds[id], &v, 1, (off_t)(c.off + done), RWF_NOWAIT);
+        const ssize_t r = preadv2(ns.fd, &v, 1, (off_t)(c.off + done), RWF_NOWAIT);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)

@@ -33,8 +33,8 @@ DEFAULT_DEPTH = 64
 # Engine threads: half the cores this process may use, at most 8 (the soft
 # RNIC's 4 is the shared default, runtime/backends.py). Each reads the page
 # cache itself (softnvme.cpp, Worker::read_cached), so the warm 4 KiB gather
-# scales with them: H100, 16 cores, 4 -> 8 threads 6.5-6.7 -> 7.3-7.5 GB/s,
-# 0.47-0.48x -> 0.53-0.54x pread + copy (bench/results-h100/session24).
+# scales with them: H100, 16 cores, 4 -> 8 threads 4.9-5.6 -> 6.0-6.1 GB/s,
+# 0.41-0.44x -> 0.48-0.50x pread + copy (bench/results-h100/session24).
 ENGINE_THREADS = max(1, min(8, len(os.sched_getaffinity(0)) // 2))
 
 

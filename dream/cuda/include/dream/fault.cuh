@@ -60,7 +60,8 @@
  *   I4  An entry never takes a VALID value twice while its page is out of
  *       the frame in between: leaving VALID|f|g for INVALID, the page comes back
  *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads
- *       of one page, far beyond any single access).
+ *       of one page, far beyond any single access, or the gap between two
+ *       reads of a thread that O5 bridges with its hint).
  *
  * Orders, each a release observed by an acquire (O5 and O6: observed
  * through an address dependency, as they say)
