@@ -810,7 +810,6 @@ bool Worker::fetch_start(Queue &q, Fetch &f)
         count.doorbells++;
     }
     f.q = &q;
-    f.bufs.clear();
     for (uint32_t k = 0; k < avail; k++) {
         const int b = take_buffer();
         if (b < 0)
@@ -921,21 +920,44 @@ size_t Worker::pass(bool fetching)
             return std::runtime_error("queue " + std::to_string(q.qid) + ": " + ex.what());
         };
         fetches_.resize(queues.size());
-        size_t n = 0;
-        for (Queue *q : queues)
-            try {
-                n += fetch_start(*q, fetches_[n]);
-            } catch (const std::exception &ex) {
-                throw named(*q, ex);
+        try {
+            size_t n = 0;
+            for (Queue *q : queues)
+                try {
+                    n += fetch_start(*q, fetches_[n]);
+                } catch (const std::exception &ex) {
+                    throw named(*q, ex);
+                }
+            if (n) /* every queue's entries from GPU memory, in one wait */
+                dma_.read_wait();
+            for (size_t k = 0; k < n; k++)
+                try {
+                    fetch_end(fetches_[k], fresh);
+                    fetches_[k].bufs.clear(); /* the commands hold them now */
+                } catch (const std::exception &ex) {
+                    throw named(*fetches_[k].q, ex);
+                }
+        } catch (...) {
+            /* the engine fails; what this pass took goes back, for a later
+               start(): staging, and the completions it had collected */
+            std::vector<int> back; /* a fetch that failed midway: its commands' too */
+            for (Cmd *c : fresh) {
+                if (c->buf >= 0)
+                    back.push_back(c->buf);
+                delete c;
             }
-        if (n) /* every queue's entries from GPU memory, in one wait */
-            dma_.read_wait();
-        for (size_t k = 0; k < n; k++)
-            try {
-                fetch_end(fetches_[k], fresh);
-            } catch (const std::exception &ex) {
-                throw named(*fetches_[k].q, ex);
+            for (Fetch &f : fetches_) {
+                back.insert(back.end(), f.bufs.begin(), f.bufs.end());
+                f.bufs.clear();
             }
+            std::sort(back.begin(), back.end());
+            back.erase(std::unique(back.begin(), back.end()), back.end());
+            free_.insert(free_.end(), back.begin(), back.end());
+            inflight_ += finished.size();
+            std::lock_guard dl(done_m_);
+            done_.insert(done_.end(), finished.begin(), finished.end());
+            throw;
+        }
     }
     count.passes++;
 
