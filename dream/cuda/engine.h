@@ -40,6 +40,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -62,28 +63,41 @@ inline std::string seconds_text(double seconds)
     return s;
 }
 
+// An engine's first failure. Recording one allocates nothing (`who`, then
+// `what`, cut to the room reserved here): a thread that failed for want of
+// memory still reports why, where an allocation in its handler would throw
+// again, out of the thread, and end the process.
 class Failure {
 public:
+    static constexpr size_t kRoom = 1024;
+    Failure() { why_.reserve(kRoom); }
     std::optional<std::string> get()
     {
         std::lock_guard lk(m_);
+        if (!set_)
+            return std::nullopt;
         return why_;
     }
-    void set(const std::string &why)
+    void set(std::string_view who, std::string_view what = {})
     {
         std::lock_guard lk(m_);
-        if (!why_)
-            why_ = why;
+        if (set_)
+            return;
+        why_.assign(who.substr(0, kRoom));
+        why_.append(what.substr(0, kRoom - why_.size()));
+        set_ = true;
     }
     void clear()
     {
         std::lock_guard lk(m_);
-        why_.reset();
+        set_ = false;
+        why_.clear(); /* keeps the room */
     }
 
 private:
     std::mutex m_;
-    std::optional<std::string> why_;
+    std::string why_;
+    bool set_ = false;
 };
 
 class Threads {
@@ -181,6 +195,7 @@ constexpr auto kNap = std::chrono::microseconds(20);
 
 template <class Worker> void serve(int k, std::atomic<bool> &running, Failure &failure, Worker &w)
 {
+    const std::string who = "engine thread " + std::to_string(k) + ", "; /* made before any failure */
     try {
         w.bind();
         auto last = std::chrono::steady_clock::now();
@@ -197,10 +212,10 @@ template <class Worker> void serve(int k, std::atomic<bool> &running, Failure &f
         }
         w.finish();
     } catch (const std::exception &ex) {
-        failure.set("engine thread " + std::to_string(k) + ", " + ex.what());
+        failure.set(who, ex.what());
         running = false;
     } catch (...) {
-        failure.set("engine thread " + std::to_string(k) + ", an unknown exception");
+        failure.set(who, "an unknown exception");
         running = false;
     }
 }

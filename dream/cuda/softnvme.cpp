@@ -518,7 +518,7 @@ public:
     std::optional<std::string> error() { return fail_.get(); }
 
     // Keeps the first failure; error() returns it until the next start().
-    void fail(const std::string &why) { fail_.set(why); }
+    void fail(std::string_view who, std::string_view what = {}) { fail_.set(who, what); }
     dream::Failure &failure() { return fail_; }
 
     Pool &pool() { return *pool_; }
@@ -581,7 +581,7 @@ void Pool::run()
         try {
             job();
         } catch (const std::exception &ex) { // as an engine thread's (dream::serve)
-            e_.fail(std::string("file I/O thread, ") + ex.what());
+            e_.fail("file I/O thread, ", ex.what());
             e_.running_ = false;
         }
     }

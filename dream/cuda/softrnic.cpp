@@ -276,10 +276,8 @@ public:
         return d;
     }
 
+    // The first failure, until the next start().
     std::optional<std::string> error() { return fail_.get(); }
-
-    // Keeps the first failure; error() returns it until the next start().
-    void fail(const std::string &why) { fail_.set(why); }
     dream::Failure &failure() { return fail_; }
 
     const Dma::Mode mode;
