@@ -698,11 +698,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                         frame = fr;
                         rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
                         do_rd = true;
-                        /* in O6 both takers hand out only frames that
-                           they saw without an owner under the lock we hold:
-                           no load (a round trip of every fault) */
-                        const uint64_t own =
-                            (p.flags & DREAM_PTR_NO_EVICT) ? DREAM_OWNER_NONE : rt->owner[fr];
+                        const uint64_t own = rt->owner[fr];
                         rt->owner[fr] = dream_owner(p.slot, page);
                         if (own != DREAM_OWNER_NONE) {
                             vpte = dream_owner_pte(rt, own);
