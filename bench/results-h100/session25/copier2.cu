@@ -1,0 +1,313 @@
+// Session 25, for the next session (compiled here, not yet run): the copy
+// kernel as a soft engine would use it. One ring per posting CPU thread, one
+// copier block per ring; thread 0 of the block polls the ring's posted count
+// in host memory (the only host-memory poll), the block's warps copy the
+// batch [consumed, posted), two 4 KiB pages per warp in flight, then the
+// block syncs and thread 0 publishes the new consumed count (after a system
+// fence: the host reuses sources and reads destinations in host memory once
+// it sees it). A descriptor may carry a flag to set after its data (as a CQE
+// after its page): the copier writes it after a GPU-scope fence.
+//
+//   nvcc -O2 -arch=sm_90 copier2.cu -lcuda && ./a.out [copies] [watchdog s] [phases]
+//   phases: t = throughput for 1, 2, 4, 8 rings; r = round trip of one request
+//
+// Every wait is bounded (the watchdog ends the process); the busy kernel on
+// the other SMs polls its stop flag in GPU memory (a flag in host memory that
+// every thread polls floods PCIe with reads: copier.cu's first runs).
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <unistd.h>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#define CK(x) do { auto r_ = (x); if (r_ != 0) { printf("%s:%d %s -> %d\n", __FILE__, __LINE__, #x, (int)r_); exit(1);} } while (0)
+
+struct alignas(32) Desc {
+    unsigned long long src, dst;
+    unsigned long long flag; // 0, or a GPU address that gets `value` after the data
+    unsigned len, value;
+};
+
+constexpr unsigned NS = 4096; // descriptors per ring
+
+struct alignas(128) RingCtl {
+    unsigned long long posted;   // written by the CPU (release)
+    char pad[120];
+    unsigned long long consumed; // written by the copier block (after a system fence)
+    char pad2[120];
+};
+
+__device__ __forceinline__ unsigned long long ld_acq_sys(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void copy_pages(const Desc *a, const Desc *b, unsigned lane)
+{
+    // two pages of 4 KiB: 8 pieces of 16 B per lane each, all in flight
+    const uint4 *fa = (const uint4 *)a->src, *fb = b ? (const uint4 *)b->src : nullptr;
+    uint4 va[8], vb[8];
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        va[u] = __ldcg(fa + lane + 32 * u);
+        if (fb)
+            vb[u] = __ldcg(fb + lane + 32 * u);
+    }
+    uint4 *ta = (uint4 *)a->dst, *tb = b ? (uint4 *)b->dst : nullptr;
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        __stcg(ta + lane + 32 * u, va[u]);
+        if (tb)
+            __stcg(tb + lane + 32 * u, vb[u]);
+    }
+}
+
+// block r serves ring r
+__global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned *stop)
+{
+    __shared__ unsigned long long s_next, s_posted;
+    __shared__ int s_stop;
+    const Desc *ring = rings + (size_t)blockIdx.x * NS;
+    RingCtl *c = ctl + blockIdx.x;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    if (threadIdx.x == 0) {
+        s_next = 0;
+        s_stop = 0;
+    }
+    __syncthreads();
+    for (;;) {
+        if (threadIdx.x == 0) {
+            unsigned long long p;
+            while ((p = ld_acq_sys(&c->posted)) == s_next && !*stop)
+                __nanosleep(500);
+            s_posted = p;
+            s_stop = p == s_next;
+        }
+        __syncthreads();
+        if (s_stop)
+            return;
+        const unsigned long long next = s_next, posted = s_posted;
+        // warp w takes pages next + 2w, next + 2w + 1, then 2 * warps further on
+        for (unsigned long long i = next + 2 * warp; i < posted; i += 2 * warps) {
+            const Desc *a = ring + i % NS;
+            const Desc *b = i + 1 < posted ? ring + (i + 1) % NS : nullptr;
+            copy_pages(a, b, lane);
+            __syncwarp();
+            __threadfence(); /* the data before its flag */
+            if (lane == 0) {
+                if (a->flag)
+                    *(volatile unsigned *)a->flag = a->value;
+                if (b && b->flag)
+                    *(volatile unsigned *)b->flag = b->value;
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            __threadfence_system(); /* every copy of the batch before the count the host reads */
+            *(volatile unsigned long long *)&c->consumed = posted;
+            s_next = posted;
+        }
+        __syncthreads();
+    }
+}
+
+__global__ void hog(const volatile unsigned *stop, unsigned long long *sink)
+{
+    unsigned long long x = threadIdx.x;
+    while (!*stop)
+        for (int i = 0; i < 1000; i++)
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+    if (x == 42)
+        *sink = x;
+}
+
+// one GPU thread: request i in host memory, then spin on flag[(i - 1) % 64] == i (GPU memory)
+__global__ void faulter(volatile unsigned *req_host, volatile unsigned *flag, int n, unsigned long long *ns)
+{
+    unsigned long long t0 = 0, t1;
+    for (int i = 1; i <= n; i++) {
+        if (i == 2)
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+        __threadfence_system();
+        *req_host = i;
+        while (flag[(i - 1) % 64] != (unsigned)i) {
+        }
+    }
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    *ns = (t1 - t0) / (n - 1);
+}
+
+static double secs(std::chrono::steady_clock::time_point a)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, nullptr, _IONBF, 0);
+    const size_t M = argc > 1 ? atoll(argv[1]) : 200000;
+    const int limit = argc > 2 ? atoi(argv[2]) : 60;
+    const char *phases = argc > 3 ? argv[3] : "tr";
+    std::thread([limit] {
+        std::this_thread::sleep_for(std::chrono::seconds(limit));
+        printf("watchdog: %d s, exiting\n", limit);
+        _exit(3);
+    }).detach();
+    CK(cudaSetDevice(0));
+    CK(cuInit(0));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    const size_t SRC = 256ull << 20, DST = 64ull << 20, PG = 4096;
+    const int MAXR = 8;
+    unsigned char *src, *dst;
+    CK(cudaHostAlloc(&src, SRC, cudaHostAllocMapped));
+    memset(src, 1, SRC);
+    CK(cudaMalloc(&dst, DST));
+    Desc *rings;
+    RingCtl *ctl;
+    CK(cudaHostAlloc(&rings, MAXR * NS * sizeof(Desc), cudaHostAllocMapped));
+    CK(cudaHostAlloc(&ctl, MAXR * sizeof(RingCtl), cudaHostAllocMapped));
+    unsigned *stop_dev, *flags, *stop_src, *req;
+    CK(cudaMalloc(&stop_dev, 4));
+    CK(cudaMalloc(&flags, 64 * 4));
+    CK(cudaHostAlloc(&stop_src, 8, cudaHostAllocMapped));
+    CK(cudaHostAlloc(&req, 64, cudaHostAllocMapped));
+    unsigned long long *sink, *ns;
+    CK(cudaMalloc(&sink, 8));
+    CK(cudaMalloc(&ns, 8));
+    cudaStream_t cs, hs, ss, fs;
+    for (cudaStream_t *s : {&cs, &hs, &ss, &fs})
+        CK(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+    printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+
+    /* one stop flag in GPU memory for copier and hog, set by a copy-engine copy */
+    auto set_stop = [&](unsigned v) {
+        stop_src[0] = v;
+        CK(cudaMemcpyAsync(stop_dev, stop_src, 4, cudaMemcpyHostToDevice, ss));
+        CK(cudaStreamSynchronize(ss));
+    };
+    /* the copier (and the faulter) first: resident before the hog */
+    auto start = [&](int rings_n, bool with_faulter) {
+        memset(ctl, 0, MAXR * sizeof(RingCtl));
+        set_stop(0);
+        copier<<<rings_n, 256, 0, cs>>>(rings, ctl, stop_dev);
+        CK(cudaGetLastError());
+        if (with_faulter) {
+            faulter<<<1, 1, 0, fs>>>(req, flags, 3000, ns);
+            CK(cudaGetLastError());
+        }
+        int per = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, hog, 256, 0));
+        hog<<<(prop.multiProcessorCount - rings_n - 1) * per, 256, 0, hs>>>(stop_dev, sink);
+        CK(cudaGetLastError());
+    };
+    auto finish = [&] {
+        set_stop(1);
+        CK(cudaDeviceSynchronize());
+    };
+
+    std::vector<unsigned long long> so(M), dof(M);
+    std::mt19937_64 rng(1);
+    for (size_t i = 0; i < M; i++) {
+        so[i] = (rng() % (SRC / PG)) * PG;
+        dof[i] = (rng() % (DST / PG)) * PG;
+    }
+
+    for (int R : {1, 2, 4, 8}) {
+        if (!strchr(phases, 't'))
+            break;
+        printf("throughput, %d rings ...\n", R);
+        start(R, false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::atomic<bool> stuck{false};
+        const auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::thread> th;
+        for (int r = 0; r < R; r++)
+            th.emplace_back([&, r] {
+                Desc *ring = rings + (size_t)r * NS;
+                RingCtl *c = ctl + r;
+                unsigned long long posted = 0;
+                const auto tw = std::chrono::steady_clock::now();
+                for (size_t i = r; i < M; i += R) {
+                    while (posted - __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE) >= NS) /* ring full */
+                        if (secs(tw) > 20) {
+                            stuck = true;
+                            return;
+                        }
+                    Desc &d = ring[posted % NS];
+                    d.src = (unsigned long long)(src + so[i]);
+                    d.dst = (unsigned long long)(dst + dof[i]);
+                    d.flag = 0;
+                    d.len = PG;
+                    d.value = 0;
+                    posted++;
+                    if (posted % 16 == 0) /* publish in runs, as a pass would */
+                        __atomic_store_n(&c->posted, posted, __ATOMIC_RELEASE);
+                }
+                __atomic_store_n(&c->posted, posted, __ATOMIC_RELEASE);
+                while (__atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE) != posted)
+                    if (secs(tw) > 20) {
+                        stuck = true;
+                        return;
+                    }
+            });
+        for (auto &x : th)
+            x.join();
+        const double dt = secs(t0);
+        finish();
+        printf("KERNEL %d rings (blocks of 256): %7.2f GB/s, %6.2f M copies/s%s\n", R, M * PG / dt / 1e9,
+               M / dt / 1e6, stuck ? "  STUCK" : "");
+    }
+
+    if (strchr(phases, 'r')) {
+        const int N = 3000;
+        printf("round trip ...\n");
+        *req = 0;
+        CK(cudaMemset(flags, 0, 64 * 4));
+        CK(cudaDeviceSynchronize());
+        start(1, true); /* its N */
+        Desc *ring = rings;
+        RingCtl *c = ctl;
+        unsigned last = 0;
+        unsigned long long posted = 0;
+        auto tl = std::chrono::steady_clock::now();
+        bool stuck = false;
+        for (unsigned served = 0; served < (unsigned)N;) {
+            const unsigned r = __atomic_load_n(req, __ATOMIC_ACQUIRE);
+            if (r == last) {
+                if (secs(tl) > 3) {
+                    printf("stuck at %u\n", served);
+                    stuck = true;
+                    break;
+                }
+                continue;
+            }
+            tl = std::chrono::steady_clock::now();
+            last = r;
+            served++;
+            Desc &d = ring[posted % NS];
+            d.src = (unsigned long long)(src + (r % 1024) * PG);
+            d.dst = (unsigned long long)(dst + (r % 128) * PG);
+            d.flag = (unsigned long long)(flags + (r - 1) % 64);
+            d.len = PG;
+            d.value = r;
+            __atomic_store_n(&c->posted, ++posted, __ATOMIC_RELEASE);
+        }
+        if (!stuck)
+            CK(cudaStreamSynchronize(fs));
+        finish();
+        unsigned long long h = 0;
+        if (!stuck)
+            CK(cudaMemcpy(&h, ns, 8, cudaMemcpyDeviceToHost));
+        printf("round trip, 4 KiB through the copy kernel: %.2f us\n", h / 1e3);
+    }
+    return 0;
+}
