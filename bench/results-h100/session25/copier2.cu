@@ -11,9 +11,15 @@
 //   nvcc -O2 -arch=sm_90 copier2.cu -lcuda && ./a.out [copies] [watchdog s] [phases]
 //   phases: t = throughput for 1, 2, 4, 8 rings; r = round trip of one request
 //
-// Every wait is bounded (the watchdog ends the process); the busy kernel on
-// the other SMs polls its stop flag in GPU memory (a flag in host memory that
-// every thread polls floods PCIe with reads: copier.cu's first runs).
+// Every wait is bounded (the watchdog ends the process). Modules load eagerly
+// (CUDA_MODULE_LOADING=EAGER, set first): loaded lazily, a kernel's first
+// launch while a persistent kernel runs waits for the context to go idle,
+// which hung copier.cu's round trips and let its first copy-kernel row run
+// before its busy kernel had started (helper review). The busy kernel does
+// arithmetic on every SM the copier does not hold (copier.cu's folded to one
+// multiply-add and a poll of one L2 line, a poll storm) and one lane per warp
+// checks its stop flag, in GPU memory, every 4,096 steps. After each phase a
+// few destination pages are compared with their sources.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <unistd.h>
@@ -50,10 +56,32 @@ __device__ __forceinline__ unsigned long long ld_acq_sys(const unsigned long lon
     return v;
 }
 
-__device__ __forceinline__ void copy_pages(const Desc *a, const Desc *b, unsigned lane)
+__device__ __forceinline__ unsigned long long ld_sys(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// a descriptor's fields, read past any cached copy of a reused slot
+struct Fields {
+    unsigned long long src, dst, flag;
+    unsigned value;
+};
+__device__ __forceinline__ Fields fields(const Desc *d)
+{
+    Fields f;
+    f.src = ld_sys(&d->src);
+    f.dst = ld_sys(&d->dst);
+    f.flag = ld_sys(&d->flag);
+    f.value = (unsigned)(ld_sys((const unsigned long long *)&d->len) >> 32);
+    return f;
+}
+
+__device__ __forceinline__ void copy_pages(const Fields &a, const Fields *b, unsigned lane)
 {
     // two pages of 4 KiB: 8 pieces of 16 B per lane each, all in flight
-    const uint4 *fa = (const uint4 *)a->src, *fb = b ? (const uint4 *)b->src : nullptr;
+    const uint4 *fa = (const uint4 *)a.src, *fb = b ? (const uint4 *)b->src : nullptr;
     uint4 va[8], vb[8];
 #pragma unroll
     for (int u = 0; u < 8; u++) {
@@ -61,7 +89,7 @@ __device__ __forceinline__ void copy_pages(const Desc *a, const Desc *b, unsigne
         if (fb)
             vb[u] = __ldcg(fb + lane + 32 * u);
     }
-    uint4 *ta = (uint4 *)a->dst, *tb = b ? (uint4 *)b->dst : nullptr;
+    uint4 *ta = (uint4 *)a.dst, *tb = b ? (uint4 *)b->dst : nullptr;
 #pragma unroll
     for (int u = 0; u < 8; u++) {
         __stcg(ta + lane + 32 * u, va[u]);
@@ -71,7 +99,7 @@ __device__ __forceinline__ void copy_pages(const Desc *a, const Desc *b, unsigne
 }
 
 // block r serves ring r
-__global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned *stop)
+__global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned *stop, unsigned sleep_ns)
 {
     __shared__ unsigned long long s_next, s_posted;
     __shared__ int s_stop;
@@ -87,7 +115,8 @@ __global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned 
         if (threadIdx.x == 0) {
             unsigned long long p;
             while ((p = ld_acq_sys(&c->posted)) == s_next && !*stop)
-                __nanosleep(500);
+                if (sleep_ns)
+                    __nanosleep(sleep_ns);
             s_posted = p;
             s_stop = p == s_next;
         }
@@ -97,16 +126,19 @@ __global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned 
         const unsigned long long next = s_next, posted = s_posted;
         // warp w takes pages next + 2w, next + 2w + 1, then 2 * warps further on
         for (unsigned long long i = next + 2 * warp; i < posted; i += 2 * warps) {
-            const Desc *a = ring + i % NS;
-            const Desc *b = i + 1 < posted ? ring + (i + 1) % NS : nullptr;
-            copy_pages(a, b, lane);
+            const Fields a = fields(ring + i % NS);
+            const bool two = i + 1 < posted;
+            Fields b = {};
+            if (two)
+                b = fields(ring + (i + 1) % NS);
+            copy_pages(a, two ? &b : nullptr, lane);
             __syncwarp();
             __threadfence(); /* the data before its flag */
             if (lane == 0) {
-                if (a->flag)
-                    *(volatile unsigned *)a->flag = a->value;
-                if (b && b->flag)
-                    *(volatile unsigned *)b->flag = b->value;
+                if (a.flag)
+                    *(volatile unsigned *)a.flag = a.value;
+                if (two && b.flag)
+                    *(volatile unsigned *)b.flag = b.value;
             }
         }
         __syncthreads();
@@ -122,15 +154,24 @@ __global__ void copier(const Desc *rings, RingCtl *ctl, const volatile unsigned 
 __global__ void hog(const volatile unsigned *stop, unsigned long long *sink)
 {
     unsigned long long x = threadIdx.x;
-    while (!*stop)
-        for (int i = 0; i < 1000; i++)
+    for (;;) {
+        bool end = false;
+        if ((threadIdx.x & 31) == 0)
+            end = *stop;
+        if (__shfl_sync(~0u, end, 0))
+            break;
+        for (int i = 0; i < 4096; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
+            asm volatile("" : "+l"(x)); /* not folded away */
+        }
+    }
     if (x == 42)
         *sink = x;
 }
 
 // one GPU thread: request i in host memory, then spin on flag[(i - 1) % 64] == i (GPU memory)
-__global__ void faulter(volatile unsigned *req_host, volatile unsigned *flag, int n, unsigned long long *ns)
+__global__ void faulter(volatile unsigned *req_host, volatile unsigned *flag, int n, unsigned long long *ns,
+                        const volatile unsigned *stop)
 {
     unsigned long long t0 = 0, t1;
     for (int i = 1; i <= n; i++) {
@@ -138,8 +179,9 @@ __global__ void faulter(volatile unsigned *req_host, volatile unsigned *flag, in
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
         __threadfence_system();
         *req_host = i;
-        while (flag[(i - 1) % 64] != (unsigned)i) {
-        }
+        while (flag[(i - 1) % 64] != (unsigned)i)
+            if (*stop)
+                return;
     }
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
     *ns = (t1 - t0) / (n - 1);
@@ -152,6 +194,7 @@ static double secs(std::chrono::steady_clock::time_point a)
 
 int main(int argc, char **argv)
 {
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1); /* before the first CUDA call */
     setvbuf(stdout, nullptr, _IONBF, 0);
     const size_t M = argc > 1 ? atoll(argv[1]) : 200000;
     const int limit = argc > 2 ? atoi(argv[2]) : 60;
@@ -165,11 +208,16 @@ int main(int argc, char **argv)
     CK(cuInit(0));
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, copier)); /* every kernel loaded before any runs */
+    CK(cudaFuncGetAttributes(&fa, hog));
+    CK(cudaFuncGetAttributes(&fa, faulter));
     const size_t SRC = 256ull << 20, DST = 64ull << 20, PG = 4096;
     const int MAXR = 8;
     unsigned char *src, *dst;
     CK(cudaHostAlloc(&src, SRC, cudaHostAllocMapped));
-    memset(src, 1, SRC);
+    for (size_t w = 0; w < SRC / 8; w++) /* every 8 bytes differ: a wrong page shows */
+        ((unsigned long long *)src)[w] = w * 0x9E3779B97F4A7C15ull;
     CK(cudaMalloc(&dst, DST));
     Desc *rings;
     RingCtl *ctl;
@@ -195,13 +243,13 @@ int main(int argc, char **argv)
         CK(cudaStreamSynchronize(ss));
     };
     /* the copier (and the faulter) first: resident before the hog */
-    auto start = [&](int rings_n, bool with_faulter) {
+    auto start = [&](int rings_n, bool with_faulter, unsigned sleep_ns) {
         memset(ctl, 0, MAXR * sizeof(RingCtl));
         set_stop(0);
-        copier<<<rings_n, 256, 0, cs>>>(rings, ctl, stop_dev);
+        copier<<<rings_n, 256, 0, cs>>>(rings, ctl, stop_dev, sleep_ns);
         CK(cudaGetLastError());
         if (with_faulter) {
-            faulter<<<1, 1, 0, fs>>>(req, flags, 3000, ns);
+            faulter<<<1, 1, 0, fs>>>(req, flags, 3000, ns, stop_dev);
             CK(cudaGetLastError());
         }
         int per = 0;
@@ -216,16 +264,21 @@ int main(int argc, char **argv)
 
     std::vector<unsigned long long> so(M), dof(M);
     std::mt19937_64 rng(1);
+    const size_t V = 4096; /* the last V copies go to pages of their own (checked after each phase) */
+    if (M < 2 * V) {
+        printf("at least %zu copies\n", 2 * V);
+        return 1;
+    }
     for (size_t i = 0; i < M; i++) {
         so[i] = (rng() % (SRC / PG)) * PG;
-        dof[i] = (rng() % (DST / PG)) * PG;
+        dof[i] = i + V >= M ? (i + V - M) * PG : (V + rng() % (DST / PG - V)) * PG;
     }
 
     for (int R : {1, 2, 4, 8}) {
         if (!strchr(phases, 't'))
             break;
         printf("throughput, %d rings ...\n", R);
-        start(R, false);
+        start(R, false, 500);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         std::atomic<bool> stuck{false};
         const auto t0 = std::chrono::steady_clock::now();
@@ -263,8 +316,14 @@ int main(int argc, char **argv)
             x.join();
         const double dt = secs(t0);
         finish();
-        printf("KERNEL %d rings (blocks of 256): %7.2f GB/s, %6.2f M copies/s%s\n", R, M * PG / dt / 1e9,
-               M / dt / 1e6, stuck ? "  STUCK" : "");
+        int bad = 0;
+        std::vector<unsigned char> got(V * PG);
+        CK(cudaMemcpy(got.data(), dst, V * PG, cudaMemcpyDeviceToHost));
+        for (size_t i = M - V; i < M; i++)
+            bad += memcmp(got.data() + dof[i], src + so[i], PG) != 0;
+        CK(cudaMemset(dst, 0, V * PG));
+        printf("KERNEL %d rings (blocks of 256): %7.2f GB/s, %6.2f M copies/s, %d pages wrong%s\n", R,
+               M * PG / dt / 1e9, M / dt / 1e6, bad, stuck ? "  STUCK" : "");
     }
 
     if (strchr(phases, 'r')) {
@@ -273,7 +332,7 @@ int main(int argc, char **argv)
         *req = 0;
         CK(cudaMemset(flags, 0, 64 * 4));
         CK(cudaDeviceSynchronize());
-        start(1, true); /* its N */
+        start(1, true, 0); /* its N; the copier spins without sleeping */
         Desc *ring = rings;
         RingCtl *c = ctl;
         unsigned last = 0;
@@ -307,7 +366,8 @@ int main(int argc, char **argv)
         unsigned long long h = 0;
         if (!stuck)
             CK(cudaMemcpy(&h, ns, 8, cudaMemcpyDeviceToHost));
-        printf("round trip, 4 KiB through the copy kernel: %.2f us\n", h / 1e3);
+        if (!stuck)
+            printf("round trip, 4 KiB through the copy kernel: %.2f us\n", h / 1e3);
     }
     return 0;
 }
