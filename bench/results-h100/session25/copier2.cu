@@ -8,8 +8,10 @@
 // it sees it). A descriptor may carry a flag to set after its data (as a CQE
 // after its page): the copier writes it after a GPU-scope fence.
 //
-//   nvcc -O2 -arch=sm_90 copier2.cu -lcuda && ./a.out [copies] [watchdog s] [phases]
-//   phases: t = throughput for 1, 2, 4, 8 rings; r = round trip of one request
+//   nvcc -O2 -arch=sm_90 copier2.cu -lcuda && ./a.out [copies] [watchdog s] [phases: tcr]
+//   phases: t = throughput for 1, 2, 4, 8 rings; c = the same copies by the copy
+//   engines (cudaMemcpyBatchAsync, 16 a call, a stream per thread, as the soft
+//   engines issue them) under the same busy kernel; r = round trip of one request
 //
 // Every wait is bounded (the watchdog ends the process). Modules load eagerly
 // (CUDA_MODULE_LOADING=EAGER, set first): loaded lazily, a kernel's first
@@ -23,6 +25,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -198,7 +201,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, nullptr, _IONBF, 0);
     const size_t M = argc > 1 ? atoll(argv[1]) : 200000;
     const int limit = argc > 2 ? atoi(argv[2]) : 60;
-    const char *phases = argc > 3 ? argv[3] : "tr";
+    const char *phases = argc > 3 ? argv[3] : "tcr";
     std::thread([limit] {
         std::this_thread::sleep_for(std::chrono::seconds(limit));
         printf("watchdog: %d s, exiting\n", limit);
@@ -324,6 +327,54 @@ int main(int argc, char **argv)
         CK(cudaMemset(dst, 0, V * PG));
         printf("KERNEL %d rings (blocks of 256): %7.2f GB/s, %6.2f M copies/s, %d pages wrong%s\n", R,
                M * PG / dt / 1e9, M / dt / 1e6, bad, stuck ? "  STUCK" : "");
+    }
+
+    for (int T : {1, 4, 8}) {
+        if (!strchr(phases, 'c'))
+            break;
+        printf("copy engines, %d threads ...\n", T);
+        set_stop(0);
+        int per = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, hog, 256, 0));
+        hog<<<(prop.multiProcessorCount - 2) * per, 256, 0, hs>>>(stop_dev, sink); /* as in t: SMs to spare */
+        CK(cudaGetLastError());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::atomic<size_t> next{0};
+        const auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::thread> th;
+        for (int t = 0; t < T; t++)
+            th.emplace_back([&] {
+                CK(cudaSetDevice(0));
+                cudaStream_t st;
+                CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+                cudaMemcpyAttributes attr = {};
+                attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+                attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+                void *d[16];
+                const void *sp[16];
+                size_t n[16];
+                for (;;) {
+                    const size_t i0 = next.fetch_add(16);
+                    if (i0 >= M)
+                        break;
+                    const size_t k = std::min<size_t>(16, M - i0);
+                    for (size_t j = 0; j < k; j++) {
+                        d[j] = dst + dof[i0 + j];
+                        sp[j] = src + so[i0 + j];
+                        n[j] = PG;
+                    }
+                    size_t first = 0;
+                    CK(cudaMemcpyBatchAsync(d, sp, n, k, &attr, &first, 1, st));
+                }
+                CK(cudaStreamSynchronize(st));
+                CK(cudaStreamDestroy(st));
+            });
+        for (auto &x : th)
+            x.join();
+        const double dt = secs(t0);
+        finish();
+        printf("COPY ENGINES, %d threads: %7.2f GB/s, %6.2f M copies/s, %5.2f us CPU per copy per thread\n", T,
+               M * PG / dt / 1e9, M / dt / 1e6, dt * 1e6 * T / M);
     }
 
     if (strchr(phases, 'r')) {
