@@ -483,6 +483,29 @@ def test_engine_threads_serve_many_queues(tmp_path):
     assert s.eng.error is None
 
 
+def test_a_failed_fetch_gives_back_what_its_pass_took(tmp_path):
+    """A pass whose SQE fetch fails midway (queue 2's, through the test seam)
+    gives back what it took: queue 1's entries, fetched and made commands in
+    that pass, are fetched again by the next one, as are queue 2's, and every
+    staging buffer is free again (six buffers serve six reads at once)."""
+    s = Setup(tmp_path, queues=2, staging=6 * (64 << 10))
+    a = [s.read(k, k, q=s.qs[0]) for k in range(3)]
+    b = [s.read(3 + k, 3 + k, q=s.qs[1]) for k in range(3)]
+    for q in s.qs:
+        q.ring()
+    s.eng._fail_fetch(2)
+    with pytest.raises(RuntimeError, match=r"queue 2: fetch failed \(test\)"):
+        s.eng.poll()
+    assert s.eng.counters()["commands"] == 0
+    s.eng.poll()
+    got = {**{("a", int(e["cid"])): e for e in s.qs[0].reap()},
+           **{("b", int(e["cid"])): e for e in s.qs[1].reap()}}
+    assert sorted(got) == sorted([("a", c) for c in a] + [("b", c) for c in b])
+    assert all(ok(e) for e in got.values())
+    assert np.array_equal(s.frame(0, 6), s.data[:6 * PAGE])
+    assert s.eng.counters()["commands"] == 6
+
+
 def test_engine_thread_failure_stops_the_engine_and_fails_waits(tmp_path):
     """An engine thread that dies (here std::bad_alloc: the address space
     capped while it fetches 16,000 commands; one malloc arena so that the

@@ -195,7 +195,8 @@ constexpr auto kNap = std::chrono::microseconds(20);
 
 template <class Worker> void serve(int k, std::atomic<bool> &running, Failure &failure, Worker &w)
 {
-    const std::string who = "engine thread " + std::to_string(k) + ", "; /* made before any failure */
+    char who[32]; /* no std::string: past 15 characters one allocates, and that could throw out of the thread */
+    std::snprintf(who, sizeof who, "engine thread %d, ", k);
     try {
         w.bind();
         auto last = std::chrono::steady_clock::now();

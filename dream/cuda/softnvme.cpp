@@ -523,6 +523,10 @@ public:
 
     Pool &pool() { return *pool_; }
 
+    // Tests only: the next fetch_end on queue `qid` throws, as a fetch whose
+    // DMA failed (0: none).
+    std::atomic<uint32_t> fail_fetch{0};
+
     const Dma::Mode mode;
     const int device;
     uint8_t *const bar;
@@ -582,6 +586,9 @@ void Pool::run()
             job();
         } catch (const std::exception &ex) { // as an engine thread's (dream::serve)
             e_.fail("file I/O thread, ", ex.what());
+            e_.running_ = false;
+        } catch (...) {
+            e_.fail("file I/O thread, ", "an unknown exception");
             e_.running_ = false;
         }
     }
@@ -810,6 +817,8 @@ bool Worker::fetch_start(Queue &q, Fetch &f)
         count.doorbells++;
     }
     f.q = &q;
+    f.bufs.clear();
+    f.bufs.reserve(avail); /* before any buffer is taken: a push that throws would lose it */
     for (uint32_t k = 0; k < avail; k++) {
         const int b = take_buffer();
         if (b < 0)
@@ -833,26 +842,31 @@ bool Worker::fetch_start(Queue &q, Fetch &f)
     return true;
 }
 
-// The commands of f's entries, once their fetch has landed.
+// The commands of f's entries, once their fetch has landed. Their buffers
+// stay listed in f, and the SQ head stays, until the whole pass's fetch has
+// succeeded (pass()).
 void Worker::fetch_end(const Fetch &f, std::vector<Cmd *> &out)
 {
     Queue &q = *f.q;
+    uint32_t armed = q.qid;
+    if (e_.fail_fetch.load(std::memory_order_relaxed) == q.qid &&
+        e_.fail_fetch.compare_exchange_strong(armed, 0))
+        throw std::runtime_error("fetch failed (test)");
     const size_t E = sizeof(dream_nvme_sqe);
     const uint32_t n = (uint32_t)f.bufs.size();
     for (uint32_t k = 0; k < n; k++) {
         const uint32_t slot = (f.s0 + k) % q.entries;
         dream_nvme_sqe e;
         std::memcpy(&e, q.sqes.data() + slot * E, E);
-        Cmd *c = new Cmd;
+        std::unique_ptr<Cmd> c(new Cmd); /* deleted if validate or the push throws */
         c->w = this;
         c->q = &q;
         c->buf = f.bufs[k];
         c->staging = base_ + (size_t)f.bufs[k] * buf_bytes_;
         validate(*c, e);
-        out.push_back(c);
+        out.push_back(c.get());
+        c.release();
     }
-    q.sq_head = (f.s0 + n) % q.entries;
-    count.commands += n;
 }
 
 void Worker::invalid_doorbell(Queue &q, const char *which, uint32_t value)
@@ -908,20 +922,14 @@ size_t Worker::pass(bool fetching)
 {
     std::lock_guard lk(m);
     cqes_.write_ready(dma_);
-    std::vector<Cmd *> finished;
-    {
-        std::lock_guard dl(done_m_);
-        finished.swap(done_);
-    }
-    inflight_ -= finished.size();
     std::vector<Cmd *> fresh;
     if (fetching) {
         const auto named = [](const Queue &q, const std::exception &ex) {
             return std::runtime_error("queue " + std::to_string(q.qid) + ": " + ex.what());
         };
-        fetches_.resize(queues.size());
+        size_t n = 0;
         try {
-            size_t n = 0;
+            fetches_.resize(queues.size());
             for (Queue *q : queues)
                 try {
                     n += fetch_start(*q, fetches_[n]);
@@ -933,32 +941,38 @@ size_t Worker::pass(bool fetching)
             for (size_t k = 0; k < n; k++)
                 try {
                     fetch_end(fetches_[k], fresh);
-                    fetches_[k].bufs.clear(); /* the commands hold them now */
                 } catch (const std::exception &ex) {
                     throw named(*fetches_[k].q, ex);
                 }
         } catch (...) {
-            /* the engine fails; what this pass took goes back, for a later
-               start(): staging, and the completions it had collected */
-            std::vector<int> back; /* a fetch that failed midway: its commands' too */
-            for (Cmd *c : fresh) {
-                if (c->buf >= 0)
-                    back.push_back(c->buf);
+            /* The engine fails. What this pass took goes back, with no
+               allocation (the failure may be bad_alloc), for a later
+               start(): its commands, and its buffers (each listed in its
+               fetch, fetch_end's commands' too; free_ has room for all);
+               no SQ head has moved, so the entries are fetched again. */
+            for (Cmd *c : fresh)
                 delete c;
-            }
             for (Fetch &f : fetches_) {
-                back.insert(back.end(), f.bufs.begin(), f.bufs.end());
+                for (int b : f.bufs)
+                    free_.push_back(b);
                 f.bufs.clear();
             }
-            std::sort(back.begin(), back.end());
-            back.erase(std::unique(back.begin(), back.end()), back.end());
-            free_.insert(free_.end(), back.begin(), back.end());
-            inflight_ += finished.size();
-            std::lock_guard dl(done_m_);
-            done_.insert(done_.end(), finished.begin(), finished.end());
             throw;
         }
+        for (size_t k = 0; k < n; k++) { /* the commands hold the buffers now */
+            Fetch &f = fetches_[k];
+            const uint32_t got = (uint32_t)f.bufs.size();
+            f.q->sq_head = (f.s0 + got) % f.q->entries;
+            count.commands += got;
+            f.bufs.clear();
+        }
     }
+    std::vector<Cmd *> finished;
+    {
+        std::lock_guard dl(done_m_);
+        finished.swap(done_);
+    }
+    inflight_ -= finished.size();
     count.passes++;
 
     std::vector<Cmd *> done_now;
@@ -1114,6 +1128,8 @@ PYBIND11_MODULE(_softnvme, m)
              "Ends the engine threads; raises if one has not ended after `timeout` s (else stop_timeout).")
         .def("_hold_io", [](Engine &e, bool on) { e.pool().hold(on); }, py::arg("on"),
              "Tests only: file I/O waits while held, as an I/O that does not return.")
+        .def("_fail_fetch", [](Engine &e, uint32_t qid) { e.fail_fetch = qid; }, py::arg("qid"),
+             "Tests only: the next fetch of queue `qid`'s entries fails, as a failed DMA.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "Serves every queue in this thread (engine stopped) until what it fetched has "
