@@ -497,7 +497,9 @@ def test_a_failed_fetch_gives_back_what_its_pass_took(tmp_path):
     with pytest.raises(RuntimeError, match=r"queue 2: fetch failed \(test\)"):
         s.eng.poll()
     assert s.eng.counters()["commands"] == 0
+    assert s.eng._poller_spare_buffers() == 6  # none lost, none given back twice
     s.eng.poll()
+    assert s.eng._poller_spare_buffers() == 6
     got = {**{("a", int(e["cid"])): e for e in s.qs[0].reap()},
            **{("b", int(e["cid"])): e for e in s.qs[1].reap()}}
     assert sorted(got) == sorted([("a", c) for c in a] + [("b", c) for c in b])

@@ -209,6 +209,8 @@ public:
     void bind() { dma_.bind_thread(); }
     bool step() { return pass() != 0 || busy() || cqes_.waiting(); } // did or awaits work
     uint64_t batches() const { return dma_.batches(); }
+    // Staging buffers not held by a command (free, or free once their copy has run).
+    size_t spare_buffers() const { return free_.size() + cooling_.size(); }
     void io_done(Cmd *c)
     {
         std::lock_guard lk(done_m_);
@@ -526,6 +528,7 @@ public:
     // Tests only: the next fetch_end on queue `qid` throws, as a fetch whose
     // DMA failed (0: none).
     std::atomic<uint32_t> fail_fetch{0};
+    size_t poller_spare_buffers() const { return poller_ ? poller_->spare_buffers() : 0; }
 
     const Dma::Mode mode;
     const int device;
@@ -818,7 +821,8 @@ bool Worker::fetch_start(Queue &q, Fetch &f)
     }
     f.q = &q;
     f.bufs.clear();
-    f.bufs.reserve(avail); /* before any buffer is taken: a push that throws would lose it */
+    /* before any buffer is taken: a push that throws would lose it */
+    f.bufs.reserve(std::min<size_t>(avail, free_.size() + cooling_.size()));
     for (uint32_t k = 0; k < avail; k++) {
         const int b = take_buffer();
         if (b < 0)
@@ -1130,6 +1134,8 @@ PYBIND11_MODULE(_softnvme, m)
              "Tests only: file I/O waits while held, as an I/O that does not return.")
         .def("_fail_fetch", [](Engine &e, uint32_t qid) { e.fail_fetch = qid; }, py::arg("qid"),
              "Tests only: the next fetch of queue `qid`'s entries fails, as a failed DMA.")
+        .def("_poller_spare_buffers", &Engine::poller_spare_buffers,
+             "Tests only: poll()'s staging buffers held by no command.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "Serves every queue in this thread (engine stopped) until what it fetched has "
