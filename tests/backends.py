@@ -11,6 +11,14 @@ BACKENDS = [
     pytest.param(("nvme", {"queue_memory": "host"}), id="nvme-hostq"),
 ]
 
+# The soft engines with their copies on the copy engines, not the default
+# copy kernel (runtime/copier.py): for the suite's tests of page loads under
+# pressure (make_rt_dma), not all of them, to keep the suite within minutes.
+COPY_ENGINES = [
+    pytest.param(("softrnic", {"dma": "copy-engines"}), id="softrnic-copyengines"),
+    pytest.param(("nvme", {"dma": "copy-engines"}), id="nvme-copyengines"),
+]
+
 
 # The share of a test's page loads each backend gets, for tests whose work is
 # page loads: the soft NVMe controller serves one in 50-250 us on these

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dream
-from backends import BACKENDS, runtime_factory
+from backends import BACKENDS, COPY_ENGINES, runtime_factory
 
 pytestmark = pytest.mark.gpu
 
@@ -139,6 +139,11 @@ def make_rt(request, tmp_path):
     return runtime_factory(request.param, tmp_path)
 
 
+@pytest.fixture(params=BACKENDS + COPY_ENGINES)
+def make_rt_dma(request, tmp_path):
+    return runtime_factory(request.param, tmp_path)
+
+
 @pytest.mark.parametrize("x", [0, 1, 4, 8])
 @pytest.mark.parametrize("page_kib", [4, 16, 64])
 def test_vadd_oversubscription(make_rt, x, page_kib):
@@ -170,7 +175,7 @@ def test_vadd_dtypes_at_4x(make_rt, dtype):
 
 @pytest.mark.parametrize("skew", ["uniform", "zipf"])
 @pytest.mark.parametrize("x", [0, 4, 8])
-def test_random_gather(make_rt, skew, x):
+def test_random_gather(make_rt_dma, skew, x):
     import cupy
     n_src, n = 1_000_000, 200_000
     rng = np.random.default_rng(11)
@@ -178,7 +183,7 @@ def test_random_gather(make_rt, skew, x):
     idx = (rng.integers(0, n_src, n) if skew == "uniform"
            else np.minimum(rng.zipf(1.3, n) - 1, n_src - 1)).astype(np.int64)
     page = 4096
-    with make_rt(page_size=page, gpu_memory=ring_for((n_src + n) * 8, x, page)) as rt:
+    with make_rt_dma(page_size=page, gpu_memory=ring_for((n_src + n) * 8, x, page)) as rt:
         s, out = rt.array(src), rt.empty(n, np.float64)
         rt.kernel(typed(GATHER, np.float64), "gather")(
             grid_for(rt, n), BLOCK, (s, cupy.asarray(idx), out, np.uint64(n)))
@@ -186,14 +191,14 @@ def test_random_gather(make_rt, skew, x):
 
 
 @pytest.mark.parametrize("x", [0, 4, 8])
-def test_random_scatter(make_rt, x):
+def test_random_scatter(make_rt_dma, x):
     import cupy
-    n = int(500_000 * make_rt.share)   # nearly every write a page load at x > 0
+    n = int(500_000 * make_rt_dma.share)   # nearly every write a page load at x > 0
     rng = np.random.default_rng(12)
     src = random_data(rng, np.int64, n)
     perm = rng.permutation(n).astype(np.int64)
     page = 16384
-    with make_rt(page_size=page, gpu_memory=ring_for(2 * n * 8, x, page, floor=16)) as rt:
+    with make_rt_dma(page_size=page, gpu_memory=ring_for(2 * n * 8, x, page, floor=16)) as rt:
         s, dst = rt.array(src), rt.zeros(n, np.int64)
         rt.kernel(typed(SCATTER, np.int64), "scatter")(
             grid_for(rt, n), BLOCK, (s, cupy.asarray(perm), dst, np.uint64(n)))
@@ -203,16 +208,16 @@ def test_random_scatter(make_rt, x):
 
 
 @pytest.mark.parametrize("skew", ["uniform", "zipf"])
-def test_atomics_many_warps(make_rt, skew):
+def test_atomics_many_warps(make_rt_dma, skew):
     import cupy
-    nb, n = 100_000, int(300_000 * make_rt.share)   # n atomics; the ring holds a fifth of the arrays
+    nb, n = 100_000, int(300_000 * make_rt_dma.share)   # n atomics; the ring holds a fifth of the arrays
     rng = np.random.default_rng(13)
     bucket = (rng.integers(0, nb, n) if skew == "uniform"
               else np.minimum(rng.zipf(1.2, n) - 1, nb - 1)).astype(np.int64)
     val = rng.integers(-10**6, 10**6, n).astype(np.int32)
     page = 4096
     data = nb * (4 * 4 + 8 + 8)
-    with make_rt(page_size=page, gpu_memory=ring_for(data, 4, page)) as rt:
+    with make_rt_dma(page_size=page, gpu_memory=ring_for(data, 4, page)) as rt:
         count = rt.zeros(nb, np.int32)
         lo = rt.array(np.full(nb, np.iinfo(np.int32).max, np.int32))
         hi = rt.array(np.full(nb, np.iinfo(np.int32).min, np.int32))
@@ -276,14 +281,14 @@ def test_nd_transpose(make_rt, x):
         np.testing.assert_array_equal(out, h.T)
 
 
-def test_writeback_after_eviction(make_rt):
+def test_writeback_after_eviction(make_rt_dma):
     import cupy
     n = 200_000
     page = 4096
     rng = np.random.default_rng(16)
     h = random_data(rng, np.int32, n)
     big = random_data(rng, np.int32, 4 * n)
-    with make_rt(page_size=page, gpu_memory=ring_for(n * 4, 1, page)) as rt:
+    with make_rt_dma(page_size=page, gpu_memory=ring_for(n * 4, 1, page)) as rt:
         a = rt.zeros(n, np.int32)
         src, other = rt.array(h), rt.array(big)
         copy = rt.kernel(typed(VADD, np.int32), "vadd")

@@ -1,8 +1,10 @@
-// dream._abi: the compiler's view of abi.h (sizes, offsets, constants), so
-// that tests/test_abi.py can check the Python mirror field by field.
+// dream._abi: the compiler's view of abi.h and copier.h (sizes, offsets,
+// constants), so that tests/test_abi.py and tests/test_copier.py can check
+// the Python mirrors field by field.
 #include <pybind11/pybind11.h>
 #include <cstddef>
 #include "dream/abi.h"
+#include "dream/copier.h"
 #include "mirror.h"
 
 namespace py = pybind11;
@@ -32,6 +34,13 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_ptr_abi, home_dirty); FIELD(dream_ptr_abi, frames));
     STRUCT(dream_hint, FIELD(dream_hint, pte); FIELD(dream_hint, base));
     STRUCT(dream_ptr_arg, FIELD(dream_ptr_arg, abi); FIELD(dream_ptr_arg, hint));
+    STRUCT(dream_copy_desc, FIELD(dream_copy_desc, src); FIELD(dream_copy_desc, dst);
+           FIELD(dream_copy_desc, len); FIELD(dream_copy_desc, pad));
+    STRUCT(dream_copy_ring, FIELD(dream_copy_ring, posted); FIELD(dream_copy_ring, pad0);
+           FIELD(dream_copy_ring, consumed); FIELD(dream_copy_ring, pad1); FIELD(dream_copy_ring, ends);
+           FIELD(dream_copy_ring, desc));
+    STRUCT(dream_copier_ctl, FIELD(dream_copier_ctl, started); FIELD(dream_copier_ctl, stop);
+           FIELD(dream_copier_ctl, expired); FIELD(dream_copier_ctl, pad));
     m.attr("layouts") = layouts;
 
     py::dict c;
@@ -51,6 +60,13 @@ PYBIND11_MODULE(_abi, m)
     CONST(DREAM_C_VERIFY_OWNER);
     CONST(DREAM_C_VERIFY_PIN); CONST(DREAM_C_AHEAD); CONST(DREAM_C_GATHERED); CONST(DREAM_NCOUNTERS);
     CONST(DREAM_COUNTER_SHARDS);
+    py::dict copier;
+    {
+        py::dict &c = copier;
+        CONST(DREAM_COPIER_SLOTS); CONST(DREAM_COPIER_BATCHES); CONST(DREAM_COPIER_CHUNK);
+        CONST(DREAM_COPIER_THREADS);
+    }
+    m.attr("copier_constants") = copier;
     c["DREAM_OWNER_NONE"] = py::int_((unsigned long long)DREAM_OWNER_NONE);
     m.attr("constants") = c;
 }

@@ -17,8 +17,8 @@
 //                                   submits with the data they complete
 //   c.post(dma, point)              `point` recorded after that batch: those in
 //                                   host memory are written once it has passed
-//                                   (at once in Mode::host, which copied at
-//                                   submit()), the last Word last; those in GPU
+//                                   (at once where dma copied at submit():
+//                                   Dma::immediate), the last Word last; those in GPU
 //                                   memory are written whole again, from their
 //                                   images, in a batch of its own (stream order)
 //   c.write_ready(dma)              writes the host ones whose point has passed
@@ -76,7 +76,7 @@ public:
     void post(Dma &dma, uint64_t point)
     {
         if (!host_.empty()) {
-            if (dma.mode() == Dma::Mode::host)
+            if (dma.immediate())
                 write(host_);
             else
                 pending_.emplace_back(point, std::move(host_));

@@ -28,6 +28,17 @@
 //   Dma::on_device(p)        whether p is GPU memory (GPU mode only).
 //   dream::HostBuffer b(mode, n)  zeroed staging memory that batches may copy
 //                            from (pinned in GPU mode).
+//   dma.use_ring(ring, sw, stream)  lets the engine's switch `sw` send this
+//                            thread's batches to the copy kernel's `ring`
+//                            (copy_ring.h; `stream`: the kernel's)
+//   dma.follow()             at the start of each pass: where the switch
+//                            differs from what this thread uses, waits for
+//                            every batch issued so far, then takes the other
+//                            path and says so (sw.engaged). A batch thus never
+//                            runs beside one of the other path: each point's
+//                            order holds. Batches to the copy kernel are
+//                            posted at submit(), in host mode too (a test's
+//                            stand-in makes them there).
 //
 // Mode::host: every pointer is host memory and copies are plain memcpy, done
 // where GPU mode issues them (read_wait(), submit()), joins included; this is
@@ -55,6 +66,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "copy_ring.h"
 
 namespace dream {
 
@@ -85,7 +98,8 @@ public:
             // destroying a stream with copies in flight is allowed: they finish first
         }
         for (auto &p : pending_)
-            cudaEventDestroy(p.second);
+            if (p.event)
+                cudaEventDestroy(p.event);
         for (cudaEvent_t e : spare_)
             cudaEventDestroy(e);
         cudaStreamDestroy(fetch_);
@@ -93,6 +107,9 @@ public:
     }
 
     Mode mode() const { return mode_; }
+    // Whether submit() has made the copies by the time it returns (host
+    // mode, not on the copy kernel).
+    bool immediate() const { return mode_ == Mode::host && !engaged_; }
 
     // Engine threads call this first: the CUDA runtime's current device is
     // per thread.
@@ -123,10 +140,34 @@ public:
 
     void copy(void *dst, const void *src, size_t n, bool join = false) { add(copies_, dst, src, n, join); }
 
+    // Engine stopped: a thread that ended while on the ring (a failure)
+    // starts again off it; copies it had posted there are not awaited.
+    void use_ring(dream_copy_ring *ring, CopierSwitch *sw, cudaStream_t stream)
+    {
+        ring_.attach(ring, stream);
+        switch_ = sw;
+        if (engaged_) {
+            pending_.clear(); /* ring points only: follow() drained the stream before */
+            engaged_ = false;
+        }
+    }
+
+    void follow()
+    {
+        if (!switch_)
+            return;
+        const bool want = switch_->want.load(std::memory_order_acquire);
+        if (want == engaged_)
+            return;
+        sync();
+        engaged_ = want;
+        switch_->engaged.fetch_add(want ? 1 : -1, std::memory_order_release);
+    }
+
     // Returns the number of copies issued.
     size_t submit()
     {
-        const size_t n = issue(copies_, stream_);
+        const size_t n = engaged_ ? post(copies_) : issue(copies_, stream_);
         batches_ += n != 0;
         copies_issued_ += n;
         unrecorded_ |= n != 0;
@@ -138,6 +179,14 @@ public:
     // retired first, so pending_ holds only events the GPU has yet to reach.
     uint64_t record()
     {
+        if (engaged_) {
+            retire();
+            if (!unrecorded_)
+                return recorded_;
+            unrecorded_ = false;
+            pending_.push_back({++recorded_, nullptr, ring_.end()});
+            return recorded_;
+        }
         if (mode_ == Mode::host)
             return ++recorded_;
         retire();
@@ -153,19 +202,21 @@ public:
             spare_.pop_back();
         }
         check(cudaEventRecord(e, stream_), "cudaEventRecord");
-        pending_.emplace_back(t, e);
+        pending_.push_back({t, e, 0});
         return t;
     }
 
     bool done(uint64_t t)
     {
         retire();
-        return pending_.empty() || pending_.front().first > t;
+        return pending_.empty() || pending_.front().t > t;
     }
 
     void sync()
     {
-        if (mode_ == Mode::gpu)
+        if (engaged_)
+            ring_.wait(ring_.end(), "Dma::sync");
+        else if (mode_ == Mode::gpu)
             wait(stream_, "Dma::sync");
         done(recorded_);
     }
@@ -177,11 +228,17 @@ private:
     void retire()
     {
         while (!pending_.empty()) {
-            const cudaError_t r = cudaEventQuery(pending_.front().second);
-            if (r == cudaErrorNotReady)
-                break;
-            check(r, "cudaEventQuery");
-            spare_.push_back(pending_.front().second);
+            const Point &p = pending_.front();
+            if (!p.event) {
+                if (!ring_.landed(p.end))
+                    break;
+            } else {
+                const cudaError_t r = cudaEventQuery(p.event);
+                if (r == cudaErrorNotReady)
+                    break;
+                check(r, "cudaEventQuery");
+                spare_.push_back(p.event);
+            }
             pending_.pop_front();
         }
     }
@@ -256,6 +313,14 @@ private:
         b.sizes.push_back(n);
     }
 
+    size_t post(Batch &b)
+    {
+        const size_t n = b.sizes.size();
+        ring_.post(b.dsts.data(), b.srcs.data(), b.sizes.data(), n);
+        b.clear();
+        return n;
+    }
+
     size_t issue(Batch &b, cudaStream_t s)
     {
         const size_t n = b.sizes.size();
@@ -286,10 +351,18 @@ private:
     cudaStream_t stream_ = nullptr; // batches, in order
     cudaStream_t fetch_ = nullptr;  // small reads: not queued behind page data
     Batch copies_, fetches_;
-    std::deque<std::pair<uint64_t, cudaEvent_t>> pending_;
+    struct Point {
+        uint64_t t;
+        cudaEvent_t event; // on the stream; or nullptr: the copy kernel's ring, at `end`
+        uint64_t end;
+    };
+    std::deque<Point> pending_;
     std::vector<cudaEvent_t> spare_;
     uint64_t recorded_ = 0;
     bool unrecorded_ = false; // a batch issued after the last recorded point
+    CopyRing ring_;
+    CopierSwitch *switch_ = nullptr;
+    bool engaged_ = false; // batches go to ring_
     std::atomic<uint64_t> batches_{0}, copies_issued_{0}; // read by other threads (counters)
 };
 

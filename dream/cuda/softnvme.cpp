@@ -13,7 +13,7 @@
 // namespaces, the page cache for "warm" ones, into aligned staging); a read
 // the page cache holds whole is made by the engine thread itself (below,
 // Worker::read_cached). Read data
-// lands in the frame through the copy engines (dma.h) and each CQE is written
+// lands in the frame through the copy engines or the copy kernel (dma.h) and each CQE is written
 // only after its data; a write's data is fetched from the frame first. Flush
 // fsyncs. CQEs go in completion order with the phase tag flipping on every
 // pass over the CQ, never more than the CQ head doorbell leaves room for.
@@ -209,6 +209,7 @@ public:
     void bind() { dma_.bind_thread(); }
     bool step() { return pass() != 0 || busy() || cqes_.waiting(); } // did or awaits work
     uint64_t batches() const { return dma_.batches(); }
+    Dma &dma() { return dma_; }
     // Staging buffers not held by a command (free, or free once their copy has run).
     size_t spare_buffers() const { return free_.size() + cooling_.size(); }
     void io_done(Cmd *c)
@@ -440,6 +441,7 @@ public:
             return;
         threads_.rejoin(dream::bound(stop_timeout)); // threads that ended on a failure
         fail_.clear();
+        attach_rings();
         running_ = true;
         for (auto &w : workers_)
             w->queues.clear();
@@ -458,6 +460,34 @@ public:
     {
         running_ = false;
         threads_.join_for(bound);
+    }
+
+    // The copy kernel's rings (dream/copier.h), one per engine thread.
+    void set_copier(uint64_t rings, int n, uint64_t stream)
+    {
+        if (!idle())
+            throw std::runtime_error("set_copier: stop the engine first");
+        if (n != threads)
+            throw std::invalid_argument("set_copier: " + std::to_string(n) + " rings for " +
+                                        std::to_string(threads) + " engine threads");
+        rings_ = (dream_copy_ring *)rings;
+        copier_stream_ = (cudaStream_t)stream;
+        attach_rings();
+    }
+
+    void attach_rings()
+    {
+        copier_.engaged = 0;
+        if (rings_)
+            for (int k = 0; k < threads; k++)
+                workers_[k]->dma().use_ring(rings_ + k, &copier_, copier_stream_);
+    }
+
+    void use_copier(bool on, std::chrono::milliseconds bound)
+    {
+        if (!rings_)
+            throw std::runtime_error("use_copier: no copy kernel rings (set_copier)");
+        copier_.set(on, threads, bound, [this] { return idle(); });
     }
 
     // Every thread ended, the I/O threads too, within one `bound` (dream::Release).
@@ -547,6 +577,9 @@ private:
     std::map<uint64_t, Window> windows_;
     size_t nbufs_;
     dream::Failure fail_;
+    dream_copy_ring *rings_ = nullptr;
+    cudaStream_t copier_stream_ = nullptr;
+    dream::CopierSwitch copier_;
     // destroyed in reverse: the engine threads, the I/O threads, the workers
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
@@ -925,6 +958,7 @@ bool Worker::busy()
 size_t Worker::pass(bool fetching)
 {
     std::lock_guard lk(m);
+    dma_.follow();
     cqes_.write_ready(dma_);
     std::vector<Cmd *> fresh;
     if (fetching) {
@@ -1136,6 +1170,13 @@ PYBIND11_MODULE(_softnvme, m)
              "Tests only: the next fetch of queue `qid`'s entries fails, as a failed DMA.")
         .def("_poller_spare_buffers", &Engine::poller_spare_buffers,
              "Tests only: poll()'s staging buffers held by no command.")
+        .def("set_copier", &Engine::set_copier, py::arg("rings"), py::arg("n"), py::arg("stream") = 0,
+             "The copy kernel's rings (dream/copier.h), one per engine thread, and its stream "
+             "(0: none, host mode); engine stopped.")
+        .def("use_copier", [](Engine &e, bool on, double t) { e.use_copier(on, dream::bound(t)); },
+             py::arg("on"), py::arg("timeout"), py::call_guard<py::gil_scoped_release>(),
+             "Moves the engine threads' copies to (on) or off the copy kernel; returns once "
+             "every running thread has, its earlier copies landed.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "Serves every queue in this thread (engine stopped) until what it fetched has "

@@ -2,8 +2,8 @@
 dream/cuda/include/dream/nvme.cuh) served by the software NVMe controller
 over files (dream/cuda/softnvme.cpp, host side dream/nvme/controller.py):
 GPU threads post NVMe READ/WRITE commands and ring SQ tail doorbells; the
-controller reads and writes the arrays' files and moves the pages with the
-GPU's copy engines. One namespace per file: an array's key is its
+controller reads and writes the arrays' files and has the pages moved by a
+copy kernel or the GPU's copy engines (dma=). One namespace per file: an array's key is its
 namespace id, its backing the byte offset 0.
 
 Files: rt.array(data, path=...) and rt.zeros(..., path=...) write the array
@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..runtime.backends import Backend, register
+from ..runtime.copier import DMA_DEFAULT, CopyKernel, check_dma
 from ..runtime.cuda import gpu_status
 from ..runtime.errors import ConfigError, EngineStuckError, TransportError
 from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY
@@ -42,10 +43,12 @@ ENGINE_THREADS = max(1, min(8, len(os.sched_getaffinity(0)) // 2))
 class NvmeBackend(Backend):
     """Runtime(backend="nvme", queues=<SMs>, queue_depth=64, queue_memory="gpu" | "host" | "split",
     lba_size=512, cache="cold" | "warm", directory=None,
-    engine_threads=<half the cores, at most 8>, io_threads=8, staging="64MiB")
+    engine_threads=<half the cores, at most 8>, io_threads=8, staging="64MiB",
+    dma="copy-engines" | "copy-kernel")
 
     cache="cold" reads the files with O_DIRECT (storage speed); "warm" through
-    the page cache."""
+    the page cache. dma: who makes the controller's copies, the copy engines
+    or a copy kernel (runtime/copier.py)."""
     name = "nvme"
     define = "DREAM_BACKEND_NVME"
 
@@ -57,7 +60,7 @@ class NvmeBackend(Backend):
             return False, f"the software NVMe controller (dream._softnvme) is not built: {e}"
         gpu, why = gpu_status()
         if gpu is None:
-            return False, f"the software NVMe controller moves pages with a GPU's copy engines: {why}"
+            return False, f"the software NVMe controller moves pages on a GPU: {why}"
         return True, ""
 
     @classmethod
@@ -71,9 +74,10 @@ class NvmeBackend(Backend):
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
                  queue_memory: str = QUEUE_MEMORY, lba_size: int = 512, cache: str = "cold",
                  directory: str | None = None, engine_threads: int = ENGINE_THREADS, io_threads: int = 8,
-                 staging="64MiB", **options):
+                 staging="64MiB", dma: str = DMA_DEFAULT, **options):
         super().__init__(rt, **options)
         from .controller import SoftNvme
+        check_dma(dma)
         if cache not in ("cold", "warm"):
             raise ConfigError(f"cache={cache!r}: 'cold' (O_DIRECT) or 'warm' (page cache)")
         if directory is not None and not Path(directory).is_dir():
@@ -90,6 +94,8 @@ class NvmeBackend(Backend):
                                  nframes=rt.nframes, lba_size=lba_size, threads=engine_threads,
                                  io_threads=io_threads, staging=parse_size(staging, "staging"))
             self.transport_ptr = self.ctrl.transport_ptr
+            if dma == "copy-kernel":
+                self.copier = CopyKernel(rt, self.ctrl.engine, engine_threads, self.define)
             self.ctrl.start()
         except BaseException:
             self.close()
@@ -202,15 +208,21 @@ class NvmeBackend(Backend):
         c = self.ctrl
         return {"backend": self.name,
                 "transport": "NVMe READ/WRITE commands posted by GPU threads, served by the "
-                             "software NVMe controller over files with the GPU's copy engines",
+                             "software NVMe controller over files (copies: the dma entry)",
                 "device": self.hardware(),
                 "queues": c.nqueues, "queue_depth": c.depth, "queue_memory": c.queue_memory,
                 "lba_size": c.lba_size, "cache": "cold (O_DIRECT)" if self.cold else "warm (page cache)",
-                "engine_threads": c.engine.threads, "io_threads": c.engine.io_threads}
+                "engine_threads": c.engine.threads, "io_threads": c.engine.io_threads,
+                "dma": "copy-kernel" if self.copier else "copy-engines"}
 
     def close(self):
         stuck, failed = False, None
         try:
+            if self.copier is not None:
+                try:
+                    self.copier.stop()
+                except Exception as e:  # the engine stops all the same, below
+                    failed = e
             if self.ctrl is not None and self.ctrl.engine is not None:
                 try:
                     self.ctrl.stop()

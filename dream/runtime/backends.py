@@ -69,6 +69,7 @@ def _load_all():
 class Backend:
     name = ""
     define = ""
+    copier = None  # a soft engine's copy kernel (dma="copy-kernel": runtime/copier.py)
 
     @classmethod
     def availability(cls) -> tuple[bool, str]:

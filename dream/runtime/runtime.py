@@ -249,10 +249,9 @@ class Runtime:
         how = (_FLUSH_WRITE if write else 0) | (_FLUSH_DROP if drop else 0)
         blocks = max(1, min(1024, -(-self.nframes // 256)))
         self._forget_homes()
-        launch(self._flush_fn, (blocks, 1, 1), (256, 1, 1),
-               self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
-               + how.to_bytes(4, "little"), [0, 8, 12], self._stream.ptr)
-        self._finish("flush")
+        self._launch(self._flush_fn, (blocks, 1, 1), (256, 1, 1),
+                     self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
+                     + how.to_bytes(4, "little"), [0, 8, 12], 0, "flush", what="flush")
         if write:
             self._backend.sync()
 
@@ -273,11 +272,19 @@ class Runtime:
         self._check_open()
         return Kernel(self, source, name, options)
 
-    def _launch(self, func, grid, block, params, offsets, shared, name):
+    def _launch(self, func, grid, block, params, offsets, shared, name, what=None, transport=True):
         self._check_open()
         self._backend.before_launch()
-        launch(func, grid, block, params, offsets, self._stream.ptr, shared)
-        self._finish(f"kernel {name}")
+        copier = self._backend.copier if transport else None
+        if copier is not None:  # resident before the kernel can fill the GPU
+            copier.start()
+        try:
+            launch(func, grid, block, params, offsets, self._stream.ptr, shared)
+        except BaseException:
+            if copier is not None:
+                copier.stop()
+            raise
+        self._finish(what or f"kernel {name}")
 
     def _finish(self, what: str):
         try:
@@ -285,6 +292,12 @@ class Runtime:
         except DeviceError as e:  # timed out, or the kernel crashed
             self._closed = str(e)
             raise
+        if self._backend.copier is not None:
+            try:
+                self._backend.copier.stop()  # nothing, unless this launch started it
+            except DeviceError as e:  # its engine threads may still hold copies for it
+                self._closed = f"the copy kernel did not stop after {what}: {e}"
+                raise
         self._backend.after_launch()
         raw = self._error.get()
         err = np.frombuffer(raw.tobytes(), dtype=abi.ERROR)[0]

@@ -1,0 +1,202 @@
+/* The copy kernel: a soft engine's copies made by GPU threads instead of the
+ * copy engines (copier.h gives the rings and the protocol; dma.h says when
+ * an engine uses it). Block r serves ring r, which one engine thread fills:
+ * warp 0 polls the ring's batch ends in host memory (the block's only
+ * poll); for each batch found the block reads its descriptors into shared
+ * memory together, its warps copy them, two descriptors a warp with all of
+ * a lane's loads of both in flight, every thread fences (system scope: some
+ * destinations are host memory the engine reads once it sees `consumed`)
+ * and the block syncs; then thread 0 publishes the last batch's end. Each
+ * block has an SM to itself (runtime/copier.py): warps of the user's kernel
+ * that spin beside it would take its issue slots.
+ *
+ * Why a kernel: the copy engines take 1.5-3 us of an engine thread per 4 KiB
+ * copy (cudaMemcpyBatchAsync; H100, bench/results-h100/session25), most of
+ * the thread's time in a 4 KiB gather, and about 2.7 M copies/s in all. Here
+ * a copy is 24 bytes the thread writes to host memory. */
+#pragma once
+#include "dream/copier.h"
+
+__device__ __forceinline__ uint64_t dream_copier_acquire(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* a load of host memory the engine rewrites: never a cached copy */
+__device__ __forceinline__ uint64_t dream_copier_load(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void dream_copier_store(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+struct dream_copier_job {
+    const uint8_t *src;
+    uint8_t *dst;
+    uint32_t len; /* 0: none */
+};
+
+/* A batch's descriptors, read into shared memory by the whole block at once
+ * (one PCIe round trip, not one per warp and pair): at most
+ * DREAM_COPIER_SLOTS / 2 (copy_ring.h posts no larger batch). */
+#define DREAM_COPIER_STAGE (DREAM_COPIER_SLOTS / 2)
+struct dream_copier_stage {
+    uint64_t src[DREAM_COPIER_STAGE], dst[DREAM_COPIER_STAGE];
+    uint32_t len[DREAM_COPIER_STAGE];
+};
+
+/* Copies a and b over the warp's lanes. Sources are read past the caches
+ * (ld.cv): staging and completion images in host memory are rewritten by the
+ * engine between copies, and a stale line must not be read again. A job whose
+ * ends or length are not 16-byte aligned goes byte by byte. */
+__device__ __forceinline__ void dream_copier_pair(const dream_copier_job (&j)[2], uint32_t lane)
+{
+    constexpr int kUnroll = DREAM_COPIER_CHUNK / 16 / 32;
+    bool vec[2];
+    uint4 v[2][kUnroll];
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+        vec[q] = ((uint64_t)j[q].src | (uint64_t)j[q].dst | j[q].len) % 16 == 0;
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++) {
+            const uint32_t k = lane + 32 * u;
+            if (vec[q] && 16 * k < j[q].len)
+                v[q][u] = __ldcv((const uint4 *)j[q].src + k);
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++) {
+            const uint32_t k = lane + 32 * u;
+            if (vec[q] && 16 * k < j[q].len)
+                __stcg((uint4 *)j[q].dst + k, v[q][u]);
+        }
+        if (!vec[q])
+            for (uint32_t k = lane; k < j[q].len; k += 32)
+                j[q].dst[k] = *(const volatile uint8_t *)(j[q].src + k);
+    }
+}
+
+/* Batches one look finds: warp 0's first lanes read the next ends entries
+ * together (one or two PCIe reads of adjacent words), so that a pass's data
+ * batch and completion batch, posted microseconds apart, are found at once. */
+#define DREAM_COPIER_LOOK 8u
+/* Polls between stop and deadline checks: each poll is a PCIe read. */
+#define DREAM_COPIER_CHECK_EVERY 64u
+
+extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
+    dream_copier(dream_copier_ctl *ctl, dream_copy_ring *rings, uint64_t life_ns)
+{
+    __shared__ uint64_t s_next, s_batch, s_ends[DREAM_COPIER_LOOK];
+    __shared__ uint32_t s_count;
+    /* launched with the most dynamic shared memory a block may have, so that
+       no other kernel's block shares its SM (runtime/copier.py) */
+    extern __shared__ uint8_t s_dynamic[];
+    dream_copier_stage &stage = *(dream_copier_stage *)s_dynamic;
+    dream_copy_ring *r = rings + blockIdx.x;
+    const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    uint64_t deadline = 0;
+    if (threadIdx.x == 0) {
+        uint64_t t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        deadline = t + life_ns;
+        /* resume after the last batch posted: the engine posts nothing
+           until every block has started (dma.h), and drained its ring
+           before the last launch stopped */
+        const uint64_t b = dream_copier_acquire(&r->posted);
+        s_batch = b;
+        s_next = b ? dream_copier_load(&r->ends[(b - 1) % DREAM_COPIER_BATCHES]) : 0;
+        dream_copier_store(&r->consumed, s_next);
+        __threadfence_system();
+        atomicAdd_system(&ctl->started, 1u);
+    }
+    for (;;) {
+        if (warp == 0) {
+            __syncwarp(); /* thread 0's s_next and s_batch */
+            const uint64_t next = s_next, batch = s_batch;
+            uint32_t count = 0;
+            for (uint32_t polls = 1;; polls++) {
+                /* batch b is posted once ends[b] has moved past the end
+                   before it (an entry not yet rewritten holds the end of
+                   batch b - BATCHES, smaller, as no batch is empty); the
+                   posted ones form a prefix */
+                uint64_t v = 0;
+                if (lane < DREAM_COPIER_LOOK)
+                    v = dream_copier_load(&r->ends[(batch + lane) % DREAM_COPIER_BATCHES]);
+                const uint64_t before = __shfl_up_sync(~0u, v, 1);
+                const unsigned fresh =
+                    __ballot_sync(~0u, lane < DREAM_COPIER_LOOK && v > (lane ? before : next));
+                count = __ffs(~fresh) - 1;
+                if (count) {
+                    if (lane < count)
+                        s_ends[lane] = v;
+                    break;
+                }
+                if (polls % DREAM_COPIER_CHECK_EVERY == 0) {
+                    int leave = 0;
+                    if (lane == 0) {
+                        uint64_t t;
+                        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+                        leave = *(const volatile uint32_t *)&ctl->stop != 0;
+                        if (!leave && t > deadline) {
+                            atomicAdd_system(&ctl->expired, 1u);
+                            leave = 1;
+                        }
+                    }
+                    if (__shfl_sync(~0u, leave, 0))
+                        break;
+                }
+            }
+            /* the descriptors, written before their batch's end */
+            asm volatile("fence.acq_rel.sys;" ::: "memory");
+            if (lane == 0)
+                s_count = count;
+        }
+        __syncthreads();
+        const uint32_t count = s_count;
+        if (count == 0)
+            return;
+        uint64_t start = s_next;
+        for (uint32_t b = 0; b < count; b++) {
+            const uint64_t end = s_ends[b];
+            for (uint64_t lo = start; lo < end; lo += DREAM_COPIER_STAGE) { /* one piece, unless the engine erred */
+                const uint32_t n = (uint32_t)min(end - lo, (uint64_t)DREAM_COPIER_STAGE);
+                for (uint32_t k = threadIdx.x; k < n; k += blockDim.x) {
+                    const dream_copy_desc *d = &r->desc[(lo + k) % DREAM_COPIER_SLOTS];
+                    stage.src[k] = dream_copier_load(&d->src);
+                    stage.dst[k] = dream_copier_load(&d->dst);
+                    stage.len[k] = (uint32_t)dream_copier_load((const uint64_t *)&d->len);
+                }
+                __syncthreads();
+                for (uint32_t k = 2 * warp; k < n; k += 2 * warps) {
+                    dream_copier_job j[2] = {{(const uint8_t *)stage.src[k], (uint8_t *)stage.dst[k],
+                                              min(stage.len[k], DREAM_COPIER_CHUNK)},
+                                             {}};
+                    if (k + 1 < n)
+                        j[1] = {(const uint8_t *)stage.src[k + 1], (uint8_t *)stage.dst[k + 1],
+                                min(stage.len[k + 1], DREAM_COPIER_CHUNK)};
+                    dream_copier_pair(j, lane);
+                }
+                /* this thread's copies before the next batch's and before
+                   the end the engine reads; the stage free again */
+                __threadfence_system();
+                __syncthreads();
+            }
+            start = end;
+        }
+        if (threadIdx.x == 0) {
+            __threadfence_system();
+            dream_copier_store(&r->consumed, start);
+            s_next = start;
+            s_batch += count;
+        }
+    }
+}
