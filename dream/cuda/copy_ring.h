@@ -22,6 +22,10 @@
 //   s.set(on, threads, bound, ended)   asks, and waits (bounded) until
 //                                  every thread has followed, or (turning
 //                                  off) the engine's threads have ended
+//
+//   dream::CopierRings c;          an engine's rings and switch:
+//   c.give(rings, n, stream, threads)   its rings, one per engine thread
+//   c.use(on, threads, bound, ended)    s.set, once rings are given
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -145,6 +149,35 @@ public:
             std::this_thread::sleep_for(std::chrono::microseconds(20));
         }
     }
+};
+
+class CopierRings {
+public:
+    CopierSwitch sw;
+
+    void give(uint64_t rings, int n, uint64_t stream, int threads)
+    {
+        if (n != threads)
+            throw std::invalid_argument("set_copier: " + std::to_string(n) + " rings for " +
+                                        std::to_string(threads) + " engine threads");
+        rings_ = (dream_copy_ring *)rings;
+        stream_ = (cudaStream_t)stream;
+    }
+
+    bool given() const { return rings_ != nullptr; }
+    dream_copy_ring *ring(int k) const { return rings_ + k; }
+    cudaStream_t stream() const { return stream_; }
+
+    void use(bool on, int threads, std::chrono::milliseconds bound, const std::function<bool()> &ended)
+    {
+        if (!rings_)
+            throw std::runtime_error("use_copier: no copy kernel rings (set_copier)");
+        sw.set(on, threads, bound, ended);
+    }
+
+private:
+    dream_copy_ring *rings_ = nullptr;
+    cudaStream_t stream_ = nullptr;
 };
 
 } // namespace dream

@@ -28,9 +28,9 @@
 //   Dma::on_device(p)        whether p is GPU memory (GPU mode only).
 //   dream::HostBuffer b(mode, n)  zeroed staging memory that batches may copy
 //                            from (pinned in GPU mode).
-//   dma.use_ring(ring, sw, stream)  lets the engine's switch `sw` send this
-//                            thread's batches to the copy kernel's `ring`
-//                            (copy_ring.h; `stream`: the kernel's)
+//   dma.use_ring(c, k)       lets the engine's switch (c.sw) send this
+//                            thread's batches to the copy kernel's ring k
+//                            (copy_ring.h)
 //   dma.follow()             at the start of each pass: where the switch
 //                            differs from what this thread uses, waits for
 //                            every batch issued so far, then takes the other
@@ -142,10 +142,10 @@ public:
 
     // Engine stopped: a thread that ended while on the ring (a failure)
     // starts again off it; copies it had posted there are not awaited.
-    void use_ring(dream_copy_ring *ring, CopierSwitch *sw, cudaStream_t stream)
+    void use_ring(CopierRings &c, int k)
     {
-        ring_.attach(ring, stream);
-        switch_ = sw;
+        ring_.attach(c.ring(k), c.stream());
+        switch_ = &c.sw;
         if (engaged_) {
             pending_.clear(); /* ring points only: follow() drained the stream before */
             engaged_ = false;

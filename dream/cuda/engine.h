@@ -13,6 +13,8 @@
 //                       at once while threads an earlier join_for() gave up
 //                       on still run (they may never end).
 //   serve(k, running, failure, worker)   an engine thread's life (below).
+//   def_copier(cls)     the copy kernel's methods of an engine's Python
+//                       class (copy_ring.h).
 //   Counters: an engine names its counters in an X-macro, LIST(X), and
 //   keeps a set per engine thread, `struct alignas(64) Counters {
 //   LIST(DREAM_COUNTER) };`, each set in cache lines of its own: one set
@@ -232,6 +234,20 @@ inline std::chrono::milliseconds bound(double seconds)
     if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 1e6)
         throw std::invalid_argument("timeout: a positive number of seconds, at most 1e6");
     return std::chrono::milliseconds((long long)(seconds * 1000 + 0.5));
+}
+
+// The copy kernel's methods of an engine's Python class (E::set_copier,
+// E::use_copier; copy_ring.h CopierRings).
+template <class C> void def_copier(C &cls)
+{
+    using E = typename C::type;
+    cls.def("set_copier", &E::set_copier, pybind11::arg("rings"), pybind11::arg("n"), pybind11::arg("stream") = 0,
+            "The copy kernel's rings (dream/copier.h), one per engine thread, and its stream "
+            "(0: none, host mode); engine stopped.")
+        .def("use_copier", [](E &e, bool on, double t) { e.use_copier(on, bound(t)); }, pybind11::arg("on"),
+             pybind11::arg("timeout"), pybind11::call_guard<pybind11::gil_scoped_release>(),
+             "Moves the engine threads' copies to (on) or off the copy kernel; returns once "
+             "every running thread has, its earlier copies landed.");
 }
 
 // Holder deleter of an engine (py::class_<E, std::unique_ptr<E, Release<E>>>):

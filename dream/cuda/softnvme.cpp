@@ -467,27 +467,22 @@ public:
     {
         if (!idle())
             throw std::runtime_error("set_copier: stop the engine first");
-        if (n != threads)
-            throw std::invalid_argument("set_copier: " + std::to_string(n) + " rings for " +
-                                        std::to_string(threads) + " engine threads");
-        rings_ = (dream_copy_ring *)rings;
-        copier_stream_ = (cudaStream_t)stream;
+        copier_.give(rings, n, stream, threads);
         attach_rings();
     }
 
+    // Engine stopped: each worker (kept across starts) on its ring, off it.
     void attach_rings()
     {
-        copier_.engaged = 0;
-        if (rings_)
+        copier_.sw.engaged = 0;
+        if (copier_.given())
             for (int k = 0; k < threads; k++)
-                workers_[k]->dma().use_ring(rings_ + k, &copier_, copier_stream_);
+                workers_[k]->dma().use_ring(copier_, k);
     }
 
     void use_copier(bool on, std::chrono::milliseconds bound)
     {
-        if (!rings_)
-            throw std::runtime_error("use_copier: no copy kernel rings (set_copier)");
-        copier_.set(on, threads, bound, [this] { return idle(); });
+        copier_.use(on, threads, bound, [this] { return idle(); });
     }
 
     // Every thread ended, the I/O threads too, within one `bound` (dream::Release).
@@ -577,9 +572,7 @@ private:
     std::map<uint64_t, Window> windows_;
     size_t nbufs_;
     dream::Failure fail_;
-    dream_copy_ring *rings_ = nullptr;
-    cudaStream_t copier_stream_ = nullptr;
-    dream::CopierSwitch copier_;
+    dream::CopierRings copier_;
     // destroyed in reverse: the engine threads, the I/O threads, the workers
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
@@ -1138,7 +1131,9 @@ double read_blocks(const std::string &path, bool direct, py::array_t<uint64_t> o
 PYBIND11_MODULE(_softnvme, m)
 {
     m.doc() = "Software NVMe controller over backing files, serving commands posted by GPU threads";
-    py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine")
+    auto engine = py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine");
+    dream::def_copier(engine);
+    engine
         .def(py::init<bool, int, uint64_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, int,
                       int, double>(),
              py::arg("gpu"), py::arg("device") = 0, py::arg("bar"), py::arg("bar_size"),
@@ -1170,13 +1165,6 @@ PYBIND11_MODULE(_softnvme, m)
              "Tests only: the next fetch of queue `qid`'s entries fails, as a failed DMA.")
         .def("_poller_spare_buffers", &Engine::poller_spare_buffers,
              "Tests only: poll()'s staging buffers held by no command.")
-        .def("set_copier", &Engine::set_copier, py::arg("rings"), py::arg("n"), py::arg("stream") = 0,
-             "The copy kernel's rings (dream/copier.h), one per engine thread, and its stream "
-             "(0: none, host mode); engine stopped.")
-        .def("use_copier", [](Engine &e, bool on, double t) { e.use_copier(on, dream::bound(t)); },
-             py::arg("on"), py::arg("timeout"), py::call_guard<py::gil_scoped_release>(),
-             "Moves the engine threads' copies to (on) or off the copy kernel; returns once "
-             "every running thread has, its earlier copies landed.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "Serves every queue in this thread (engine stopped) until what it fetched has "

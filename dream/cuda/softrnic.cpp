@@ -191,14 +191,14 @@ public:
         threads_.rejoin(dream::bound(stop_timeout)); // threads that ended on a failure
         retire_workers();
         fail_.clear();
-        copier_.engaged = 0;
+        copier_.sw.engaged = 0;
         running_ = true;
         for (int k = 0; k < threads; k++) {
             auto w = std::make_unique<Worker>(*this, mode, device);
             for (uint32_t i = k; i < qps.size(); i += threads)
                 w->qps.push_back(i);
-            if (rings_)
-                w->dma().use_ring(rings_ + k, &copier_, copier_stream_);
+            if (copier_.given())
+                w->dma().use_ring(copier_, k);
             workers_.push_back(std::move(w));
         }
         for (size_t k = 0; k < workers_.size(); k++)
@@ -223,18 +223,12 @@ public:
     {
         if (!idle())
             throw std::runtime_error("set_copier: stop the engine first");
-        if (n != threads)
-            throw std::invalid_argument("set_copier: " + std::to_string(n) + " rings for " +
-                                        std::to_string(threads) + " engine threads");
-        rings_ = (dream_copy_ring *)rings;
-        copier_stream_ = (cudaStream_t)stream;
+        copier_.give(rings, n, stream, threads);
     }
 
     void use_copier(bool on, std::chrono::milliseconds bound)
     {
-        if (!rings_)
-            throw std::runtime_error("use_copier: no copy kernel rings (set_copier)");
-        copier_.set(on, (int)workers_.size(), bound, [this] { return idle(); });
+        copier_.use(on, (int)workers_.size(), bound, [this] { return idle(); });
     }
 
     // Stopped, and no engine thread left (one that ended on a failure is
@@ -327,9 +321,7 @@ private:
         workers_.clear();
     }
 
-    dream_copy_ring *rings_ = nullptr;
-    cudaStream_t copier_stream_ = nullptr;
-    dream::CopierSwitch copier_;
+    dream::CopierRings copier_;
     std::map<uint32_t, Region> regions_;
     uint32_t next_key_ = 1;
     std::unique_ptr<Worker> poller_;
@@ -514,7 +506,9 @@ void Worker::loop(int k)
 PYBIND11_MODULE(_softrnic, m)
 {
     m.doc() = "Software RNIC serving mlx5 RDMA READ/WRITE WQEs posted by GPU threads";
-    py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine")
+    auto engine = py::class_<Engine, std::unique_ptr<Engine, dream::Release<Engine>>>(m, "Engine");
+    dream::def_copier(engine);
+    engine
         .def(py::init<bool, int, int, uint64_t, double>(), py::arg("gpu"), py::arg("device") = 0,
              py::arg("threads") = 1, py::arg("max_message") = 1ull << 30,
              py::arg("stop_timeout") = dream::kStopSeconds)
@@ -529,13 +523,6 @@ PYBIND11_MODULE(_softrnic, m)
         .def("stop", [](Engine &e, std::optional<double> t) { e.stop(dream::bound(t.value_or(e.stop_timeout))); },
              py::arg("timeout") = py::none(), py::call_guard<py::gil_scoped_release>(),
              "Ends the engine threads; raises if one has not ended after `timeout` s (else stop_timeout).")
-        .def("set_copier", &Engine::set_copier, py::arg("rings"), py::arg("n"), py::arg("stream") = 0,
-             "The copy kernel's rings (dream/copier.h), one per engine thread, and its stream "
-             "(0: none, host mode); engine stopped.")
-        .def("use_copier", [](Engine &e, bool on, double t) { e.use_copier(on, dream::bound(t)); },
-             py::arg("on"), py::arg("timeout"), py::call_guard<py::gil_scoped_release>(),
-             "Moves the engine threads' copies to (on) or off the copy kernel; returns once "
-             "every running thread has, its earlier copies landed.")
         .def_property_readonly("running", &Engine::running)
         .def("poll", &Engine::poll, py::call_guard<py::gil_scoped_release>(),
              "One pass over every QP in this thread (engine stopped); returns the WQEs served.")

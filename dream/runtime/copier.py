@@ -7,7 +7,12 @@ tests/test_copier.py).
 Why: the copy engines cost an engine thread 1.5-3 us per copy
 (cudaMemcpyBatchAsync), so 4 KiB pages reach about 2.7 M copies/s on an H100
 however many threads issue them. A copy to the copy kernel is a 24-byte
-descriptor the thread writes to pinned host memory.
+descriptor the thread writes to pinned host memory. This departs from
+DESIGN.md, whose soft engines move data with the GPU's copy engines, for
+that reason: H100, nvme with the page cache warm, 4 KiB gather 0.40x ->
+0.96x pread + copy; softrnic 4 KiB gather 5.3 -> 18.6 GB/s; a lone fault
+1.5-6 us slower (bench/results-h100/session26). The copy engines stay, as
+dma="copy-engines".
 
 When it runs: only while the runtime runs a kernel (Backend.before_launch /
 after_launch). Before a launch, CopyKernel.start() launches it on a stream

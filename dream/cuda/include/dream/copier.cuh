@@ -16,26 +16,7 @@
  * a copy is 24 bytes the thread writes to host memory. */
 #pragma once
 #include "dream/copier.h"
-
-__device__ __forceinline__ uint64_t dream_copier_acquire(const uint64_t *p)
-{
-    uint64_t v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-/* a load of host memory the engine rewrites: never a cached copy */
-__device__ __forceinline__ uint64_t dream_copier_load(const uint64_t *p)
-{
-    uint64_t v;
-    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-__device__ __forceinline__ void dream_copier_store(uint64_t *p, uint64_t v)
-{
-    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
+#include "dream/sync.cuh"
 
 struct dream_copier_job {
     const uint8_t *src;
@@ -105,16 +86,14 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
     const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     uint64_t deadline = 0;
     if (threadIdx.x == 0) {
-        uint64_t t;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-        deadline = t + life_ns;
+        deadline = dream_now() + life_ns;
         /* resume after the last batch posted: the engine posts nothing
            until every block has started (dma.h), and drained its ring
            before the last launch stopped */
-        const uint64_t b = dream_copier_acquire(&r->posted);
+        const uint64_t b = dream_ld_acquire_sys(&r->posted);
         s_batch = b;
-        s_next = b ? dream_copier_load(&r->ends[(b - 1) % DREAM_COPIER_BATCHES]) : 0;
-        dream_copier_store(&r->consumed, s_next);
+        s_next = b ? dream_ld_relaxed_sys(&r->ends[(b - 1) % DREAM_COPIER_BATCHES]) : 0;
+        dream_st_relaxed_sys(&r->consumed, s_next);
         __threadfence_system();
         atomicAdd_system(&ctl->started, 1u);
     }
@@ -130,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                    posted ones form a prefix */
                 uint64_t v = 0;
                 if (lane < DREAM_COPIER_LOOK)
-                    v = dream_copier_load(&r->ends[(batch + lane) % DREAM_COPIER_BATCHES]);
+                    v = dream_ld_relaxed_sys(&r->ends[(batch + lane) % DREAM_COPIER_BATCHES]);
                 const uint64_t before = __shfl_up_sync(~0u, v, 1);
                 const unsigned fresh =
                     __ballot_sync(~0u, lane < DREAM_COPIER_LOOK && v > (lane ? before : next));
@@ -143,10 +122,8 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                 if (polls % DREAM_COPIER_CHECK_EVERY == 0) {
                     int leave = 0;
                     if (lane == 0) {
-                        uint64_t t;
-                        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
                         leave = *(const volatile uint32_t *)&ctl->stop != 0;
-                        if (!leave && t > deadline) {
+                        if (!leave && dream_now() > deadline) {
                             atomicAdd_system(&ctl->expired, 1u);
                             leave = 1;
                         }
@@ -171,9 +148,9 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                 const uint32_t n = (uint32_t)min(end - lo, (uint64_t)DREAM_COPIER_STAGE);
                 for (uint32_t k = threadIdx.x; k < n; k += blockDim.x) {
                     const dream_copy_desc *d = &r->desc[(lo + k) % DREAM_COPIER_SLOTS];
-                    stage.src[k] = dream_copier_load(&d->src);
-                    stage.dst[k] = dream_copier_load(&d->dst);
-                    stage.len[k] = (uint32_t)dream_copier_load((const uint64_t *)&d->len);
+                    stage.src[k] = dream_ld_relaxed_sys(&d->src);
+                    stage.dst[k] = dream_ld_relaxed_sys(&d->dst);
+                    stage.len[k] = (uint32_t)dream_ld_relaxed_sys((const uint64_t *)&d->len);
                 }
                 __syncthreads();
                 for (uint32_t k = 2 * warp; k < n; k += 2 * warps) {
@@ -194,7 +171,7 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
         }
         if (threadIdx.x == 0) {
             __threadfence_system();
-            dream_copier_store(&r->consumed, start);
+            dream_st_relaxed_sys(&r->consumed, start);
             s_next = start;
             s_batch += count;
         }

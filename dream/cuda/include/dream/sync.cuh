@@ -139,6 +139,28 @@ __device__ __forceinline__ uint64_t dream_ld_relaxed(const uint64_t *p)
     return v;
 }
 
+/* At system scope, for memory the host writes or reads while a kernel runs
+ * (the copy kernel's rings in pinned host memory, copier.cuh): never served
+ * from a cached copy. */
+__device__ __forceinline__ uint64_t dream_ld_acquire_sys(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ uint64_t dream_ld_relaxed_sys(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void dream_st_relaxed_sys(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
 /* O6's entry: relaxed at CTA scope, which this SM's L1 may serve (a GPU-scope
  * load goes to L2). No "memory" clobber: the access it gives is ordered by
  * its address alone (fault.cuh O6). */
