@@ -152,4 +152,7 @@ def test_set_copier_checks_its_arguments():
 def test_dma_option_is_checked():
     from dream.runtime.errors import ConfigError
     with pytest.raises(ConfigError, match="dma='dma': one of 'copy-engines', 'copy-kernel'"):
-        copier.check_dma("dma")
+        copier.check_dma("dma", 4096)
+    assert copier.check_dma(None, 4096) == "copy-kernel"
+    assert copier.check_dma(None, 65536) == "copy-engines"
+    assert copier.check_dma("copy-engines", 4096) == "copy-engines"

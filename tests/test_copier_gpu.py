@@ -1,5 +1,5 @@
-"""The copy kernel on a GPU (dma="copy-kernel", the soft engines' default;
-runtime/copier.py): it runs for the launches that may fault and for flushes,
+"""The copy kernel on a GPU (dma="copy-kernel", the soft engines' default
+for 4 KiB pages; runtime/copier.py): it runs for the launches that may fault and for flushes,
 not for launches whose arrays are all at home; dma="copy-engines" runs
 without it; an engine thread count it cannot hold is refused. The shared
 suite (test_core_gpu.py) runs both soft engines on it under pressure."""
@@ -52,6 +52,13 @@ def test_copy_engines_on_request(backend, tmp_path):
         a = rt.array(h)
         rt.kernel(SCALE, "scale")(64, 256, (a, np.uint64(h.size)))
         np.testing.assert_array_equal(a.to_numpy(), 2 * h)
+
+
+@pytest.mark.parametrize("backend", ["softrnic", "nvme"])
+def test_larger_pages_keep_the_copy_engines(backend, tmp_path):
+    kw = {"directory": str(tmp_path)} if backend == "nvme" else {}
+    with dream.Runtime(backend=backend, page_size="64KiB", gpu_memory="4MiB", **kw) as rt:
+        assert rt._backend.copier is None and rt.describe()["dma"] == "copy-engines"
 
 
 def test_more_engine_threads_than_it_can_hold_are_refused(tmp_path):

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..runtime.backends import Backend, register
-from ..runtime.copier import DMA_DEFAULT, CopyKernel, check_dma
+from ..runtime.copier import CopyKernel, check_dma
 from ..runtime.cuda import gpu_status
 from ..runtime.errors import ConfigError, EngineStuckError, TransportError
 from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY
@@ -44,7 +44,7 @@ class NvmeBackend(Backend):
     """Runtime(backend="nvme", queues=<SMs>, queue_depth=64, queue_memory="gpu" | "host" | "split",
     lba_size=512, cache="cold" | "warm", directory=None,
     engine_threads=<half the cores, at most 8>, io_threads=8, staging="64MiB",
-    dma="copy-engines" | "copy-kernel")
+    dma="copy-kernel" (4 KiB pages) | "copy-engines" (larger pages))
 
     cache="cold" reads the files with O_DIRECT (storage speed); "warm" through
     the page cache. dma: who makes the controller's copies, the copy engines
@@ -74,10 +74,10 @@ class NvmeBackend(Backend):
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
                  queue_memory: str = QUEUE_MEMORY, lba_size: int = 512, cache: str = "cold",
                  directory: str | None = None, engine_threads: int = ENGINE_THREADS, io_threads: int = 8,
-                 staging="64MiB", dma: str = DMA_DEFAULT, **options):
+                 staging="64MiB", dma: str | None = None, **options):
         super().__init__(rt, **options)
         from .controller import SoftNvme
-        check_dma(dma)
+        dma = check_dma(dma, rt.page_size)
         if cache not in ("cold", "warm"):
             raise ConfigError(f"cache={cache!r}: 'cold' (O_DIRECT) or 'warm' (page cache)")
         if directory is not None and not Path(directory).is_dir():

@@ -8,7 +8,7 @@ region), the frame ring is the local region."""
 from __future__ import annotations
 
 from ..runtime.backends import ENGINE_THREADS, Backend, register
-from ..runtime.copier import DMA_DEFAULT, CopyKernel, check_dma
+from ..runtime.copier import CopyKernel, check_dma
 from ..runtime.cuda import gpu_status
 from ..runtime.queue_memory import DEFAULT as QUEUE_MEMORY
 from . import mlx5
@@ -19,10 +19,10 @@ from .backing import DEFAULT_DEPTH, RegisteredBacking
 class SoftRnicBackend(RegisteredBacking, Backend):
     """Runtime(backend="softrnic", queues=<SMs>, queue_depth=64,
     queue_memory="gpu" | "host" | "split", engine_threads=4,
-    dma="copy-engines" | "copy-kernel")
+    dma="copy-kernel" (4 KiB pages) | "copy-engines" (larger pages))
 
     queue_memory: dream/runtime/queue_memory.py; dma: who makes the
-    engine's copies, the copy engines or a copy kernel (runtime/copier.py)."""
+    engine's copies, a copy kernel or the copy engines (runtime/copier.py)."""
     name = "softrnic"
     define = "DREAM_BACKEND_RNIC"
 
@@ -39,10 +39,10 @@ class SoftRnicBackend(RegisteredBacking, Backend):
 
     def __init__(self, rt, queues: int | None = None, queue_depth: int = DEFAULT_DEPTH,
                  queue_memory: str = QUEUE_MEMORY, engine_threads: int = ENGINE_THREADS,
-                 dma: str = DMA_DEFAULT, **options):
+                 dma: str | None = None, **options):
         super().__init__(rt, **options)
         from .softrnic import SoftRnic
-        check_dma(dma)
+        dma = check_dma(dma, rt.page_size)
         self.open_store(rt.page_size)
         self.nic = None
         try:
