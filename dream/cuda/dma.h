@@ -141,15 +141,15 @@ public:
     void copy(void *dst, const void *src, size_t n, bool join = false) { add(copies_, dst, src, n, join); }
 
     // Engine stopped: a thread that ended while on the ring (a failure)
-    // starts again off it; copies it had posted there are not awaited.
+    // starts again off it. What it posted there stays pending until it
+    // lands, which no new copy kernel pretends (runtime/copier.py refuses
+    // to start on a ring not drained): its staging is never reused, nor a
+    // write sent to its file, for data that never came.
     void use_ring(CopierRings &c, int k)
     {
         ring_.attach(c.ring(k), c.stream());
         switch_ = &c.sw;
-        if (engaged_) {
-            pending_.clear(); /* ring points only: follow() drained the stream before */
-            engaged_ = false;
-        }
+        engaged_ = false;
     }
 
     void follow()
