@@ -60,6 +60,16 @@ def test_maintenance_kernel_compiles(backend):
     assert b".entry dream_flush" in image
 
 
+@pytest.mark.parametrize("backend", ["softrnic", "nvme"])
+def test_copy_kernel_compiles(backend):
+    """copier.cuh, with its static_assert that the stage has the size copier.h
+    gives (the shared memory the runtime asks for)."""
+    from dream.runtime import copier
+    image, lowered = compile_source(copier.SOURCE, ("dream_copier",), "sm_90",
+                                    (all_backends()[backend].define,), (), "copier.cu")
+    assert image and lowered == {"dream_copier": "dream_copier"}
+
+
 def test_templated_kernel_name_is_lowered():
     src = r'''template <class T> __global__ void fill(dream_ptr<T> a, T v) { a[threadIdx.x] = v; }
               template __global__ void fill<float>(dream_ptr<float>, float);'''

@@ -64,7 +64,7 @@ PYBIND11_MODULE(_abi, m)
     {
         py::dict &c = copier;
         CONST(DREAM_COPIER_SLOTS); CONST(DREAM_COPIER_BATCHES); CONST(DREAM_COPIER_CHUNK);
-        CONST(DREAM_COPIER_THREADS);
+        CONST(DREAM_COPIER_THREADS); CONST(DREAM_COPIER_STAGE); CONST(DREAM_COPIER_STAGE_BYTES);
     }
     m.attr("copier_constants") = copier;
     c["DREAM_OWNER_NONE"] = py::int_((unsigned long long)DREAM_OWNER_NONE);

@@ -50,7 +50,7 @@ public:
     static constexpr std::chrono::seconds kRingWait{60};
     // At most this many descriptors in one batch: the copier works on one
     // batch while the thread fills the next.
-    static constexpr uint64_t kMaxBatch = DREAM_COPIER_SLOTS / 2;
+    static constexpr uint64_t kMaxBatch = DREAM_COPIER_STAGE;
 
     void attach(dream_copy_ring *r, cudaStream_t stream)
     {

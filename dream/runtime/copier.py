@@ -48,17 +48,19 @@ def default_dma(page_size: int) -> str:
     Pages between are not measured; they keep the copy engines."""
     return "copy-kernel" if page_size <= 4096 else "copy-engines"
 
+SOURCE = '#include "dream/copier.cuh"\n'
 SLOTS, BATCHES, CHUNK, THREADS = 4096, 1024, 4096, 512
+STAGE, STAGE_BYTES = SLOTS // 2, SLOTS // 2 * 20
 COPY_DESC = np.dtype([("src", "<u8"), ("dst", "<u8"), ("len", "<u4"), ("pad", "<u4")])
 COPY_RING = np.dtype([("posted", "<u8"), ("pad0", "u1", (56,)), ("consumed", "<u8"),
                       ("pad1", "u1", (56,)), ("ends", "<u8", (BATCHES,)), ("desc", COPY_DESC, (SLOTS,))])
-STAGE_BYTES = SLOTS // 2 * 20  # copier.cuh dream_copier_stage: a batch's descriptors
 COPIER_CTL = np.dtype([("started", "<u4"), ("stop", "<u4"), ("expired", "<u4"), ("pad", "<u4", (13,))])
 
 
 def constants() -> dict:
     return {"DREAM_COPIER_SLOTS": SLOTS, "DREAM_COPIER_BATCHES": BATCHES,
-            "DREAM_COPIER_CHUNK": CHUNK, "DREAM_COPIER_THREADS": THREADS}
+            "DREAM_COPIER_CHUNK": CHUNK, "DREAM_COPIER_THREADS": THREADS,
+            "DREAM_COPIER_STAGE": STAGE, "DREAM_COPIER_STAGE_BYTES": STAGE_BYTES}
 
 
 def check_dma(dma, page_size: int) -> str:
@@ -95,13 +97,19 @@ class RingMemory:
     memory (host address = device address, unified addressing)."""
 
     def __init__(self, n: int):
-        self.n = n
         self.buf = PinnedBuffer(COPIER_CTL.itemsize + n * COPY_RING.itemsize)
         self.buf.bytes[:] = 0
         self.ptr = self.buf.host_ptr
         self.rings_ptr = self.ptr + COPIER_CTL.itemsize
         self.ctl = self.buf.bytes[:COPIER_CTL.itemsize].view(COPIER_CTL)
         self.rings = self.buf.bytes[COPIER_CTL.itemsize:].view(COPY_RING)
+
+    def undrained(self) -> list:
+        """The rings whose last posted batch has not landed."""
+        r = self.rings
+        posted = r["posted"].astype(np.int64)
+        last = r["ends"][np.arange(len(r)), (posted - 1) % BATCHES]
+        return [int(k) for k in np.flatnonzero((posted > 0) & (r["consumed"] != last))]
 
     def word(self, name: str) -> int:
         return int(self.ctl[name][0])
@@ -125,12 +133,11 @@ class CopyKernel:
             raise ConfigError(f"dma='copy-kernel' takes an SM per engine thread: {threads} engine threads "
                               f"of {rt.gpu.sms} SMs is more than a quarter; use fewer or "
                               "dma='copy-engines'")
-        self.rt, self.engine, self.threads = rt, engine, threads
+        self.engine, self.threads = engine, threads
         self.mem = RingMemory(threads)
         self._stream = cupy.cuda.Stream(non_blocking=True)
         engine.set_copier(self.mem.rings_ptr, threads, self._stream.ptr)
-        image, low = compile_source('#include "dream/copier.cuh"\n', ("dream_copier",), rt.gpu.arch,
-                                    (define,), (), "copier.cu")
+        image, low = compile_source(SOURCE, ("dream_copier",), rt.gpu.arch, (define,), (), "copier.cu")
         # loaded now: a kernel loaded lazily, at its first launch, while
         # another runs, waits for the GPU to go idle
         self._fn = rt._load(image).function(low["dream_copier"])
@@ -142,12 +149,10 @@ class CopyKernel:
     def start(self):
         """Launches the copy kernel and moves the engine's copies to it."""
         self.stop()  # one left running by an interrupted launch
-        for k, ring in enumerate(self.mem.rings):
-            b = int(ring["posted"])
-            if b and int(ring["consumed"]) != int(ring["ends"][(b - 1) % BATCHES]):
-                # a new block would take them as made: refuse instead
-                raise TransportError(f"engine thread {k} has copies on the copy kernel's ring that "
-                                     "no copy kernel made (an earlier stop failed)")
+        undrained = self.mem.undrained()
+        if undrained:  # a new block would take them as made: refuse instead
+            raise TransportError(f"engine thread(s) {undrained} have copies on the copy kernel's ring "
+                                 "that no copy kernel made (an earlier stop failed)")
         self.mem.set(started=0, stop=0, expired=0)
         launch(self._fn, (self.threads, 1, 1), (THREADS, 1, 1),
                self.mem.ptr.to_bytes(8, "little") + self.mem.rings_ptr.to_bytes(8, "little")

@@ -81,7 +81,7 @@ class Kernel:
         packed, resident = self._pack(args, warps)
         try:
             self.rt._launch(self._funcs[resident], grid, block, packed,
-                            [o for o, _ in self._params], shared_mem, self.name,
+                            [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
                             transport=not resident)  # the resident build makes no requests
         finally:
             if not resident:   # its loads (and evictions) change which arrays are at home

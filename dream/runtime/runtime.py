@@ -251,7 +251,7 @@ class Runtime:
         self._forget_homes()
         self._launch(self._flush_fn, (blocks, 1, 1), (256, 1, 1),
                      self._state_ptr.to_bytes(8, "little") + slot.to_bytes(4, "little")
-                     + how.to_bytes(4, "little"), [0, 8, 12], 0, "flush", what="flush")
+                     + how.to_bytes(4, "little"), [0, 8, 12], 0, "flush")
         if write:
             self._backend.sync()
 
@@ -272,7 +272,7 @@ class Runtime:
         self._check_open()
         return Kernel(self, source, name, options)
 
-    def _launch(self, func, grid, block, params, offsets, shared, name, what=None, transport=True):
+    def _launch(self, func, grid, block, params, offsets, shared, what, transport=True):
         self._check_open()
         self._backend.before_launch()
         copier = self._backend.copier if transport else None
@@ -284,7 +284,7 @@ class Runtime:
             if copier is not None:
                 copier.stop()
             raise
-        self._finish(what or f"kernel {name}")
+        self._finish(what)
 
     def _finish(self, what: str):
         try:

@@ -25,13 +25,12 @@ struct dream_copier_job {
 };
 
 /* A batch's descriptors, read into shared memory by the whole block at once
- * (one PCIe round trip, not one per warp and pair): at most
- * DREAM_COPIER_SLOTS / 2 (copy_ring.h posts no larger batch). */
-#define DREAM_COPIER_STAGE (DREAM_COPIER_SLOTS / 2)
+ * (one PCIe round trip, not one per warp and pair). */
 struct dream_copier_stage {
     uint64_t src[DREAM_COPIER_STAGE], dst[DREAM_COPIER_STAGE];
     uint32_t len[DREAM_COPIER_STAGE];
 };
+static_assert(sizeof(dream_copier_stage) == DREAM_COPIER_STAGE_BYTES, "copier.h DREAM_COPIER_STAGE_BYTES");
 
 /* Copies a and b over the warp's lanes. Sources are read past the caches
  * (ld.cv): staging and completion images in host memory are rewritten by the

@@ -39,6 +39,11 @@
 #define DREAM_COPIER_BATCHES 1024u /* batches a ring holds */
 #define DREAM_COPIER_CHUNK 4096u   /* bytes one descriptor moves at most: one warp's share */
 #define DREAM_COPIER_THREADS 512u  /* threads of a copier block */
+/* Descriptors a block reads into shared memory at once (a batch: copy_ring.h
+ * posts none larger), and the dynamic shared memory that takes: a source,
+ * a destination and a length each (copier.cuh dream_copier_stage). */
+#define DREAM_COPIER_STAGE (DREAM_COPIER_SLOTS / 2u)
+#define DREAM_COPIER_STAGE_BYTES (DREAM_COPIER_STAGE * 20u)
 
 typedef struct dream_copy_desc {
     uint64_t src, dst; /* any addresses the GPU can use: device memory, pinned host memory */
