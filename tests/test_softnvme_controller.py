@@ -493,7 +493,7 @@ def test_a_failed_fetch_gives_back_what_its_pass_took(tmp_path):
     b = [s.read(3 + k, 3 + k, q=s.qs[1]) for k in range(3)]
     for q in s.qs:
         q.ring()
-    s.eng._fail_fetch(2)
+    s.eng._fail_step(2)  # queue 1's fetch is the first step, queue 2's the second
     with pytest.raises(RuntimeError, match=r"queue 2: fetch failed \(test\)"):
         s.eng.poll()
     assert s.eng.counters()["commands"] == 0
@@ -506,6 +506,59 @@ def test_a_failed_fetch_gives_back_what_its_pass_took(tmp_path):
     assert all(ok(e) for e in got.values())
     assert np.array_equal(s.frame(0, 6), s.data[:6 * PAGE])
     assert s.eng.counters()["commands"] == 6
+
+
+@pytest.mark.parametrize("cold", [False, True], ids=["cached", "cold"])
+def test_a_failed_step_anywhere_in_a_pass_loses_no_command(tmp_path, cold):
+    """Every step of a pass that may fail (test seam: the k-th throws, as a
+    failed DMA or allocation would), failed in turn: the next passes complete
+    every command exactly once, with its data, and every staging buffer is
+    free again. Reads (from the page cache or, cold, the file I/O threads),
+    writes, a flush and an invalid command, on two queues."""
+    k = 0
+    while True:
+        k += 1
+        d = tmp_path / str(k)
+        d.mkdir()
+        s = Setup(d, pages=8, queues=2, cold=cold, staging=8 * (64 << 10))
+        for f in (4, 5):
+            s.frame(f)[:] = f
+        plan = {(1, s.read(2, 0, q=s.qs[0])): "r2", (1, s.read(7, 1, q=s.qs[0])): "r7",
+                (1, s.write(4, 9, q=s.qs[0])): "w", (2, s.read(3, 2, q=s.qs[1])): "r3",
+                (2, s.write(5, 11, q=s.qs[1])): "w", (2, s.qs[1].post(wire.OPC_FLUSH, s.nsid)): "f",
+                (2, s.read(0, 3, q=s.qs[1], nsid=9)): "bad"}
+        for q in s.qs:
+            q.ring()
+        s.eng._fail_step(k)
+        try:
+            s.eng.poll()
+        except RuntimeError as ex:
+            assert re.search(r"(fetch|placement|copy|completion|CQE|cooling|write) failed \(test\)", str(ex))
+            failed = True
+        else:
+            failed = False
+        s.eng._fail_step(0)
+        s.eng.poll()
+        got = {}
+        for q in s.qs:
+            for e in q.reap():
+                key = (q.qid, int(e["cid"]))
+                assert key not in got, f"step {k}: command {key} completed twice"
+                got[key] = e
+        assert sorted(got) == sorted(plan), f"step {k}: completions {sorted(got)}"
+        for key, what in plan.items():
+            want = SC["INVALID_NS"] if what == "bad" else SC["SUCCESS"]
+            assert status(got[key]) & wire.SF_CODE_MASK == want, (k, what)
+        for f, p in ((0, 2), (1, 7), (2, 3)):
+            assert np.array_equal(s.frame(f), s.data[p * PAGE:(p + 1) * PAGE]), (k, f)
+        file = s.file()
+        assert (file[9 * PAGE:10 * PAGE] == 4).all() and (file[11 * PAGE:12 * PAGE] == 5).all(), k
+        assert s.eng._poller_spare_buffers() == 8, k
+        c = s.eng.counters()
+        assert (c["commands"], c["reads"], c["writes"], c["flushes"], c["cqes"]) == (7, 3, 2, 1, 7), (k, c)
+        if not failed:
+            break
+    assert k > 30  # every step of the passes was failed once
 
 
 def test_engine_thread_failure_stops_the_engine_and_fails_waits(tmp_path):

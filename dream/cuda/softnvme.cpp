@@ -197,10 +197,9 @@ public:
 
     ~Worker()
     {
-        for (Cmd *c : done_)
-            delete c;
-        for (Cmd *c : staged_)
-            delete c;
+        for (auto *v : {&fresh_, &finished_, &ended_, &staged_, &done_})
+            for (Cmd *c : *v)
+                delete c;
     }
     size_t pass(bool fetching = true);
     bool busy();
@@ -212,7 +211,7 @@ public:
     Dma &dma() { return dma_; }
     // Staging buffers not held by a command (free, or free once their copy has run).
     size_t spare_buffers() const { return free_.size() + cooling_.size(); }
-    void io_done(Cmd *c)
+    void io_done(Cmd *c) // cannot allocate (nor fail): to_pool made room
     {
         std::lock_guard lk(done_m_);
         done_.push_back(c);
@@ -229,6 +228,10 @@ private:
     };
     bool fetch_start(Queue &q, Fetch &f);
     void fetch_end(const Fetch &f, std::vector<Cmd *> &out);
+    void place(Cmd *c);
+    void hand_on(Cmd *c);
+    void end(Cmd *c);
+    void to_pool(Cmd *c);
     void validate(Cmd &c, const dream_nvme_sqe &e);
     uint16_t prps(Cmd &c, const dream_nvme_sqe &e);
     void complete(Queue &q, uint16_t cid, uint16_t status);
@@ -242,11 +245,17 @@ private:
     size_t buf_bytes_;
     std::vector<int> free_;
     std::deque<std::pair<uint64_t, int>> cooling_; // buffers free once the DMA point passes
-    std::vector<Fetch> fetches_;                   // a pass's, kept for their buffers' capacity
-    std::vector<Cmd *> staged_;                    // writes waiting for their frame data
-    size_t inflight_ = 0;                          // commands given to the pool
+    std::vector<Fetch> fetches_; // a pass's, kept for their buffers' capacity
+    // A command is listed in one of these, or is in the pool, from its fetch
+    // to its completion (pass()).
+    std::vector<Cmd *> fresh_;    // fetched
+    std::vector<Cmd *> finished_; // its I/O done (or none to do)
+    std::vector<Cmd *> ended_;    // to complete
+    std::vector<Cmd *> staged_;   // writes waiting for their frame data
+    std::vector<int> cool_;       // read staging whose copy to the frame awaits its DMA point
+    size_t inflight_ = 0;         // commands given to the pool
     std::mutex done_m_;
-    std::vector<Cmd *> done_;
+    std::vector<Cmd *> done_; // the pool's, finished; room for inflight_ (to_pool)
     /* the phase tag: bit 0 of status, the last dword's upper half */
     dream::Completions<sizeof(dream_nvme_cqe), uint32_t, 1u << 16> cqes_;
 };
@@ -550,9 +559,16 @@ public:
 
     Pool &pool() { return *pool_; }
 
-    // Tests only: the next fetch_end on queue `qid` throws, as a fetch whose
-    // DMA failed (0: none).
-    std::atomic<uint32_t> fail_fetch{0};
+    // Tests only: the n-th step of the passes from now that may fail (each
+    // queue's fetch_end; a command's placement, copy and completion; each
+    // CQE; each staging buffer's cooling; each write's hand-over to the pool)
+    // throws, as one whose DMA or allocation failed (0: none).
+    std::atomic<int> fail_step{0};
+    void step(const char *what)
+    {
+        if (fail_step.load(std::memory_order_relaxed) > 0 && fail_step.fetch_sub(1) == 1)
+            throw std::runtime_error(std::string(what) + " failed (test)");
+    }
     size_t poller_spare_buffers() const { return poller_ ? poller_->spare_buffers() : 0; }
 
     const Dma::Mode mode;
@@ -878,10 +894,7 @@ bool Worker::fetch_start(Queue &q, Fetch &f)
 void Worker::fetch_end(const Fetch &f, std::vector<Cmd *> &out)
 {
     Queue &q = *f.q;
-    uint32_t armed = q.qid;
-    if (e_.fail_fetch.load(std::memory_order_relaxed) == q.qid &&
-        e_.fail_fetch.compare_exchange_strong(armed, 0))
-        throw std::runtime_error("fetch failed (test)");
+    e_.step("fetch");
     const size_t E = sizeof(dream_nvme_sqe);
     const uint32_t n = (uint32_t)f.bufs.size();
     for (uint32_t k = 0; k < n; k++) {
@@ -912,21 +925,23 @@ void Worker::post_held(Queue &q)
 {
     while (!q.held.empty() && (q.cq_tail + 1) % q.entries != q.cq_head) {
         const auto [cid, status] = q.held.front();
-        q.held.pop_front();
         const uint32_t slot = q.cq_tail;
         dream_nvme_cqe *img = (dream_nvme_cqe *)q.cqes.data() + slot;
         img->dw0 = img->dw1 = 0;
         img->sq_head = (uint16_t)q.sq_head;
-        q.sq_reported = q.sq_head;
         img->sq_id = (uint16_t)q.qid;
         img->cid = cid;
         img->status = (uint16_t)((status << 1) | q.phase);
+        /* staged before anything moves: if it fails, the CQE stays held */
+        e_.step("CQE");
+        cqes_.add(q.cq + (size_t)slot * sizeof(dream_nvme_cqe), (const uint8_t *)img,
+                  (uint8_t *)(img + q.entries), q.cq_dev, &q);
+        q.held.pop_front();
+        q.sq_reported = q.sq_head;
         if (++q.cq_tail == q.entries) {
             q.cq_tail = 0;
             q.phase ^= 1;
         }
-        cqes_.add(q.cq + (size_t)slot * sizeof(dream_nvme_cqe), (const uint8_t *)img,
-                  (uint8_t *)(img + q.entries), q.cq_dev, &q);
         count.cqes++;
     }
     if (!q.held.empty())
@@ -935,29 +950,116 @@ void Worker::post_held(Queue &q)
 
 void Worker::complete(Queue &q, uint16_t cid, uint16_t status)
 {
-    if (status != DREAM_NVME_SC_SUCCESS) {
-        status |= DREAM_NVME_SF_DNR; // none of these would succeed on a retry
-        count.errors++;
-    }
-    q.held.push_back({cid, status});
+    const bool error = status != DREAM_NVME_SC_SUCCESS;
+    q.held.push_back({cid, error ? (uint16_t)(status | DREAM_NVME_SF_DNR) : status}); // none would succeed on a retry
+    count.errors += error;
 }
 
 bool Worker::busy()
 {
     std::lock_guard lk(m);
-    return inflight_ != 0 || !staged_.empty();
+    return inflight_ != 0 || !staged_.empty() || !fresh_.empty() || !finished_.empty() || !ended_.empty();
 }
 
+// Calls f on each of v's elements from `from` on, in order, and unlists
+// those it returned from, also when it throws: an element stays listed until
+// f has placed it elsewhere, so a step that fails leaves it to a later pass.
+template <class T, class F> static void drain(std::vector<T> &v, F f, size_t from = 0)
+{
+    size_t i = from;
+    struct Unlist {
+        std::vector<T> &v;
+        const size_t from;
+        const size_t &i;
+        ~Unlist() { v.erase(v.begin() + (std::ptrdiff_t)from, v.begin() + (std::ptrdiff_t)i); }
+    } unlist{v, from, i};
+    for (; i < v.size(); i++)
+        f(v[i]);
+}
+
+// A command just fetched: to be completed (an invalid one), a write whose
+// frame data goes to staging first, a read the page cache served, or file
+// I/O for the pool.
+void Worker::place(Cmd *c)
+{
+    e_.step("placement");
+    if (c->status != DREAM_NVME_SC_SUCCESS) {
+        ended_.push_back(c);
+    } else if (c->opc == DREAM_NVME_OPC_WRITE) {
+        uint8_t *p = c->staging;
+        for (const auto &s : c->segs) {
+            dma_.copy(p, (const void *)s.first, s.second);
+            p += s.second;
+        }
+        staged_.push_back(c);
+    } else if (c->opc == DREAM_NVME_OPC_READ && read_cached(*c)) {
+        finished_.push_back(c);
+    } else {
+        to_pool(c);
+    }
+}
+
+// A command whose I/O is done: a read's data to its frame (its staging free
+// once that copy has run), then it is counted and ended.
+void Worker::hand_on(Cmd *c)
+{
+    e_.step("copy");
+    const bool ok = c->status == DREAM_NVME_SC_SUCCESS;
+    if (c->opc == DREAM_NVME_OPC_READ && ok) {
+        const uint8_t *p = c->staging;
+        for (const auto &s : c->segs) {
+            dma_.copy((void *)s.first, p, s.second);
+            p += s.second;
+        }
+        cool_.push_back(c->buf);
+        c->buf = -1;
+        count.reads++;
+        count.bytes_read += c->len;
+    } else if (c->opc == DREAM_NVME_OPC_WRITE && ok) {
+        count.writes++;
+        count.bytes_written += c->len;
+    } else if (c->opc == DREAM_NVME_OPC_FLUSH && ok) {
+        count.flushes++;
+    }
+    ended_.push_back(c);
+}
+
+// Its CQE held for posting, its staging free (free_ has room for every buffer).
+void Worker::end(Cmd *c)
+{
+    e_.step("completion");
+    complete(*c->q, c->cid, c->status);
+    if (c->buf >= 0)
+        free_.push_back(c->buf);
+    delete c;
+}
+
+void Worker::to_pool(Cmd *c)
+{
+    {
+        std::lock_guard dl(done_m_);
+        done_.reserve(inflight_ + 1); /* io_done's push then never allocates */
+    }
+    e_.pool().submit(c);
+    inflight_++;
+}
+
+// One pass over the worker's queues. A step that fails (a DMA, an allocation)
+// throws, and the engine fails; what the pass holds stays listed for a later
+// pass (poll(), or a start() after the failure): the fetch's own unwinding
+// below, then every command in fresh_ .. ended_ or staged_ until its next
+// place has it (drain), each CQE held until it is staged.
 size_t Worker::pass(bool fetching)
 {
     std::lock_guard lk(m);
     dma_.follow();
     cqes_.write_ready(dma_);
-    std::vector<Cmd *> fresh;
+    size_t fetched = 0;
     if (fetching) {
         const auto named = [](const Queue &q, const std::exception &ex) {
             return std::runtime_error("queue " + std::to_string(q.qid) + ": " + ex.what());
         };
+        const size_t before = fresh_.size();
         size_t n = 0;
         try {
             fetches_.resize(queues.size());
@@ -971,18 +1073,19 @@ size_t Worker::pass(bool fetching)
                 dma_.read_wait();
             for (size_t k = 0; k < n; k++)
                 try {
-                    fetch_end(fetches_[k], fresh);
+                    fetch_end(fetches_[k], fresh_);
                 } catch (const std::exception &ex) {
                     throw named(*fetches_[k].q, ex);
                 }
         } catch (...) {
-            /* The engine fails. What this pass took goes back, with no
-               allocation (the failure may be bad_alloc), for a later
-               start(): its commands, and its buffers (each listed in its
-               fetch, fetch_end's commands' too; free_ has room for all);
-               no SQ head has moved, so the entries are fetched again. */
-            for (Cmd *c : fresh)
-                delete c;
+            /* What this fetch took goes back, with no allocation (the
+               failure may be bad_alloc): its commands, and its buffers (each
+               listed in its fetch, fetch_end's commands' too; free_ has room
+               for all); no SQ head has moved, so the entries are fetched
+               again. */
+            for (size_t k = before; k < fresh_.size(); k++)
+                delete fresh_[k];
+            fresh_.resize(before);
             for (Fetch &f : fetches_) {
                 for (int b : f.bufs)
                     free_.push_back(b);
@@ -997,59 +1100,25 @@ size_t Worker::pass(bool fetching)
             count.commands += got;
             f.bufs.clear();
         }
+        fetched = fresh_.size() - before;
     }
-    std::vector<Cmd *> finished;
     {
         std::lock_guard dl(done_m_);
-        finished.swap(done_);
+        finished_.insert(finished_.end(), done_.begin(), done_.end());
+        inflight_ -= done_.size();
+        done_.clear(); /* keeps its room */
     }
-    inflight_ -= finished.size();
     count.passes++;
 
-    std::vector<Cmd *> done_now;
-    for (Cmd *c : fresh) {
-        if (c->status != DREAM_NVME_SC_SUCCESS) {
-            done_now.push_back(c);
-        } else if (c->opc == DREAM_NVME_OPC_WRITE) {
-            uint8_t *p = c->staging;
-            for (const auto &s : c->segs) {
-                dma_.copy(p, (const void *)s.first, s.second);
-                p += s.second;
-            }
-            staged_.push_back(c);
-        } else if (c->opc == DREAM_NVME_OPC_READ && read_cached(*c)) {
-            finished.push_back(c);
-        } else {
-            inflight_++;
-            e_.pool().submit(c);
-        }
-    }
-    std::vector<int> cool; // read staging: free once its copy to the frame has run
-    for (Cmd *c : finished) {
-        if (c->opc == DREAM_NVME_OPC_READ && c->status == DREAM_NVME_SC_SUCCESS) {
-            const uint8_t *p = c->staging;
-            for (const auto &s : c->segs) {
-                dma_.copy((void *)s.first, p, s.second);
-                p += s.second;
-            }
-            count.reads++;
-            count.bytes_read += c->len;
-            cool.push_back(c->buf);
-            c->buf = -1;
-        } else if (c->opc == DREAM_NVME_OPC_WRITE && c->status == DREAM_NVME_SC_SUCCESS) {
-            count.writes++;
-            count.bytes_written += c->len;
-        } else if (c->opc == DREAM_NVME_OPC_FLUSH && c->status == DREAM_NVME_SC_SUCCESS) {
-            count.flushes++;
-        }
-        done_now.push_back(c);
-    }
-    for (Cmd *c : done_now) {
-        complete(*c->q, c->cid, c->status);
-        if (c->buf >= 0)
-            free_.push_back(c->buf);
-        delete c;
-    }
+    /* room first: each list below can take every command that may reach it */
+    const size_t moving = fresh_.size() + finished_.size();
+    for (auto *v : {&finished_, &ended_, &staged_})
+        v->reserve(v->size() + moving);
+    cool_.reserve(cool_.size() + moving);
+    const size_t handed = finished_.size();
+    drain(fresh_, [this](Cmd *c) { place(c); });
+    drain(finished_, [this](Cmd *c) { hand_on(c); });
+    drain(ended_, [this](Cmd *c) { end(c); });
     for (Queue *q : queues)
         post_held(*q);
     /* data and CQE shadows, then (stream order) the CQEs with the phase tag
@@ -1057,21 +1126,25 @@ size_t Worker::pass(bool fetching)
     cqes_.shadows(dma_);
     dma_.submit();
     const uint64_t point = dma_.record();
-    for (int b : cool)
+    drain(cool_, [&](int b) {
+        e_.step("cooling");
         cooling_.push_back({point, b});
+    });
     for (Cmd *c : staged_)
         if (c->ready == 0)
             c->ready = point;
     cqes_.post(dma_, point);
     /* writes whose frame data has reached staging go to the files */
-    auto it = std::stable_partition(staged_.begin(), staged_.end(),
-                                    [this](Cmd *c) { return !dma_.done(c->ready); });
-    for (auto j = it; j != staged_.end(); ++j) {
-        inflight_++;
-        e_.pool().submit(*j);
-    }
-    staged_.erase(it, staged_.end());
-    return fresh.size() + finished.size();
+    const auto ready =
+        std::stable_partition(staged_.begin(), staged_.end(), [this](Cmd *c) { return !dma_.done(c->ready); });
+    drain(
+        staged_,
+        [this](Cmd *c) {
+            e_.step("write");
+            to_pool(c);
+        },
+        (size_t)(ready - staged_.begin()));
+    return fetched + handed;
 }
 
 // Lands what was fetched (bounded: a file I/O that hangs past kDrain is left
@@ -1161,8 +1234,10 @@ PYBIND11_MODULE(_softnvme, m)
              "Ends the engine threads; raises if one has not ended after `timeout` s (else stop_timeout).")
         .def("_hold_io", [](Engine &e, bool on) { e.pool().hold(on); }, py::arg("on"),
              "Tests only: file I/O waits while held, as an I/O that does not return.")
-        .def("_fail_fetch", [](Engine &e, uint32_t qid) { e.fail_fetch = qid; }, py::arg("qid"),
-             "Tests only: the next fetch of queue `qid`'s entries fails, as a failed DMA.")
+        .def("_fail_step", [](Engine &e, int n) { e.fail_step = n; }, py::arg("n"),
+             "Tests only: the n-th step from now of the passes that may fail (each queue's fetch, "
+             "a command's placement, copy and completion, a CQE, a staging buffer's cooling, a "
+             "write's hand-over to the file I/O threads) fails, as a failed DMA or allocation.")
         .def("_poller_spare_buffers", &Engine::poller_spare_buffers,
              "Tests only: poll()'s staging buffers held by no command.")
         .def_property_readonly("running", &Engine::running)
