@@ -305,6 +305,44 @@ def test_writeback_after_eviction(make_rt_dma):
         np.testing.assert_array_equal(a.to_numpy(), h)
 
 
+LONE = r'''
+extern "C" __global__ void lone(dream_ptr<long long> a, unsigned long long n, unsigned long long per,
+                                unsigned long long step, long long *out) {
+    const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (threadIdx.x % 32 == 31)
+        return; /* the warp's other lanes are divergent: each faults as a group of its own */
+    long long s = 0;
+    for (unsigned long long k = 0; k < per; k++)
+        s += a[(t * per + k) * step % n];
+    out[t] = s;
+}'''
+
+
+@pytest.mark.parametrize("x", [0, 4])
+@pytest.mark.parametrize("page_kib", [4, 64])
+def test_divergent_lanes_fault_pages_of_their_own(make_rt, x, page_kib):
+    # every lane but one of each warp reads 8 elements far apart: lone lanes
+    # load their pages (direct: through the TMA's staging slots, whose
+    # 4 KiB pieces make a 64 KiB page in 16 turns), exact under eviction
+    import cupy
+    page = page_kib << 10
+    n = 2_000_003
+    h = np.random.default_rng(page_kib + x).integers(-(1 << 40), 1 << 40, n, dtype=np.int64)
+    per, step = 8, 1_000_033
+    with make_rt(page_size=page, gpu_memory=ring_for(n * 8, x, page)) as rt:
+        a = rt.array(h)
+        grid = min(32, grid_for(rt, n))
+        out = cupy.zeros(grid * BLOCK, np.int64)
+        rt.kernel(LONE, "lone")(grid, BLOCK, (a, np.uint64(n), np.uint64(per), np.uint64(step), out))
+        t = np.arange(grid * BLOCK, dtype=np.uint64)
+        idx = ((t[:, None] * per + np.arange(per, dtype=np.uint64)) * np.uint64(step)) % np.uint64(n)
+        want = h[idx.astype(np.int64)].sum(axis=1)
+        want[t % 32 == 31] = 0
+        np.testing.assert_array_equal(out.get(), want)
+        s = rt.stats()
+        assert s.pages_in > 0 and (x == 0 or s.evictions > 0), s
+
+
 def test_streaming_read_loads_each_page_once(make_rt):
     import cupy
     n = 1_000_000

@@ -59,6 +59,7 @@ COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
             "retries", "verify_owner", "verify_pin", "ahead", "gathered")
 NCOUNTERS = 16
 COUNTER_SHARDS = 256
+DIRECT_LOCKS = 16384  # the direct backend's device state: uint32 locks (direct.cuh)
 
 ALL_SLOTS = 0xFFFFFFFF  # dream_flush: every array (maintenance.cuh)
 
@@ -83,6 +84,7 @@ def constants() -> dict:
         "DREAM_WAIT_FRAME": WAIT_FRAME, "DREAM_WAIT_QUEUE": WAIT_QUEUE,
         "DREAM_WAIT_COMPLETION": WAIT_COMPLETION,
         "DREAM_NCOUNTERS": NCOUNTERS, "DREAM_COUNTER_SHARDS": COUNTER_SHARDS,
+        "DREAM_DIRECT_LOCKS": DIRECT_LOCKS,
     }
     for i, name in enumerate(COUNTERS):
         c["DREAM_C_" + name.upper()] = i

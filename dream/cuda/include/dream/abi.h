@@ -44,6 +44,10 @@
 #define DREAM_OWNER_PAGE_BITS 40
 #define DREAM_MAX_SLOTS (1u << 23)
 
+/* The direct backend's device state (rt->transport): this many uint32 locks,
+ * zeroed by the host, over its lone lanes' staging slots (direct.cuh). */
+#define DREAM_DIRECT_LOCKS 16384u
+
 /* Error codes in dream_error.code (first error wins; count counts all). */
 #define DREAM_ERR_NONE 0u
 #define DREAM_ERR_BOUNDS 1u    /* index outside the array */

@@ -3,10 +3,105 @@
  * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
  * no doorbell: each request is a 16-byte copy over the group's lanes with
  * eight loads in flight per lane and page, two pages at a time (a lone page
- * as its two halves: a one-lane group, in divergent code, then has sixteen
- * loads in flight, not eight). */
+ * as its two halves).
+ *
+ * A lone lane reading a page (sm_90 on) has the Tensor Memory Accelerator
+ * bring it instead, 4 KiB at a time, into a staging slot in shared memory
+ * (dream_lone_read). Its own loads came one 16-byte piece per request, 16 in
+ * flight: on an H100 a lone lane's 4 KiB took 37 us, and lone lanes of every
+ * warp together moved 11 GB/s, where whole warps move 45; through the TMA,
+ * 4.0 us and 51 GB/s (bench/results-h100/session27/lone.cu). Divergent
+ * kernels fault that way: BFS and CC, whose lanes walk edge lists of their
+ * own lengths. */
 #pragma once
 #include "dream/transport.cuh"
+
+/* Staging slots of a block (4 KiB each, static shared memory of every
+ * kernel built for `direct` that may fault), and their locks: slot s of
+ * block b is taken by CAS 0 -> 1 of lock (b * SLOTS + s) % DREAM_DIRECT_LOCKS
+ * in rt->transport (zeroed by the host). Blocks whose locks coincide only
+ * wait for each other. */
+#define DREAM_LONE_SLOTS 2
+#define DREAM_LONE_BYTES 4096u
+
+/* Reads `bytes` (a multiple of DREAM_LONE_BYTES) from pinned host memory at
+ * `from` into the frame at `to`, for a lone lane: false when it could not
+ * (no sm_90, or no slot free within the runtime's wait bound), and the
+ * caller copies with its own loads. `status` is DREAM_IO_TIMEOUT when a bulk
+ * copy did not complete in that bound (the slot then stays locked: the TMA
+ * may still write it).
+ * Protocol, per slot: the taker CASes its lock 0 -> 1 (then an acquire
+ * fence: it follows the last holder's reads of the slot), initialises the
+ * slot's mbarrier, fences the async proxy (fence.proxy.async: the barrier's
+ * init and every earlier generic access to the slot come before the TMA's
+ * writes), arms the barrier for DREAM_LONE_BYTES and starts the bulk copy;
+ * the barrier's phase completing makes the slot's bytes visible to the
+ * waiter, who copies them to the frame with its own stores (ordered before
+ * the publish by dream_transport_io's fence, as the warp's are), invalidates
+ * the barrier, and releases the lock (st.release: its reads of the slot
+ * come before the next taker's CAS). */
+__device__ inline bool dream_lone_read(dream_rt_state *rt, uint4 *to, const uint4 *from, uint32_t bytes,
+                                       const dream_io_req &r, int &status)
+{
+#if __CUDA_ARCH__ >= 900
+    __shared__ __align__(128) uint4 slots[DREAM_LONE_SLOTS][DREAM_LONE_BYTES / 16];
+    __shared__ __align__(8) uint64_t bars[DREAM_LONE_SLOTS];
+    const uint64_t block = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+    uint32_t *const locks = (uint32_t *)rt->transport;
+    const uint32_t first = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
+    int s = -1;
+    uint32_t *lock = nullptr;
+    for (uint64_t t_wait = 0; s < 0;) {
+        for (int k = 0; k < DREAM_LONE_SLOTS && s < 0; k++) {
+            const int c = (int)((first + k) % DREAM_LONE_SLOTS);
+            uint32_t *l = locks + (block * DREAM_LONE_SLOTS + c) % DREAM_DIRECT_LOCKS;
+            if (atomicCAS(l, 0u, 1u) == 0u) {
+                s = c;
+                lock = l;
+            }
+        }
+        if (s < 0 && !dream_wait_step(rt, t_wait))
+            return false;
+    }
+    dream_fence_acquire();
+    const uint32_t bar = (uint32_t)__cvta_generic_to_shared(&bars[s]);
+    const uint32_t slot = (uint32_t)__cvta_generic_to_shared(slots[s]);
+    for (uint32_t off = 0; off < bytes; off += DREAM_LONE_BYTES) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(DREAM_LONE_BYTES)
+                     : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                         slot),
+                     "l"((const uint8_t *)from + off), "r"(DREAM_LONE_BYTES), "r"(bar)
+                     : "memory");
+        uint32_t landed = 0;
+        for (uint64_t t_wait = 0;;) {
+            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;"
+                         " selp.u32 %0, 1, 0, p; }"
+                         : "=r"(landed)
+                         : "r"(bar)
+                         : "memory");
+            if (landed)
+                break;
+            if (!dream_wait_step(rt, t_wait)) {
+                dream_wait_failed(rt, DREAM_WAIT_COMPLETION, r.slot, r.page);
+                status = DREAM_IO_TIMEOUT;
+                return true;
+            }
+        }
+        asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+        uint4 *dst = (uint4 *)((uint8_t *)to + off);
+#pragma unroll 16
+        for (uint32_t k = 0; k < DREAM_LONE_BYTES / 16; k++)
+            __stcg(dst + k, slots[s][k]);
+    }
+    asm volatile("st.release.gpu.u32 [%0], 0;" ::"l"(lock) : "memory");
+    return true;
+#else
+    return false;
+#endif
+}
 
 #define DREAM_COPY_UNROLL 8
 /* Pages one copy loop moves together: a lane's loads from pinned host memory
@@ -59,6 +154,12 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const uint32_t nlanes = __popc(mask);
     const uint32_t n16 = (1u << rt->page_shift) >> 4;
     const uint32_t requests = __popc(todo);
+    int status = DREAM_IO_OK;
+    if (dream_alone(mask) && todo && r.dir == DREAM_IO_READ &&
+        dream_lone_read(rt, (uint4 *)dream_frame_addr(rt, r.frame),
+                        (const uint4 *)(rt->arrays[r.slot].backing + (r.page << rt->page_shift)), n16 << 4, r,
+                        status))
+        todo = 0;
     /* read now: after the fence it is a round trip to L2, which the warp
        waited for before its publish (0.13 us of a serial fault, H200) */
     uint64_t *const counters = rt->counters;
@@ -100,5 +201,5 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
         __threadfence();
     if (lane == (uint32_t)(__ffs(mask) - 1)) /* after the fence, which would wait for it */
         dream_count(counters, DREAM_C_REQUESTS, requests);
-    return DREAM_IO_OK;
+    return status;
 }
