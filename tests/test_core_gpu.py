@@ -328,7 +328,7 @@ def test_divergent_lanes_fault_pages_of_their_own(make_rt, x, page_kib):
     page = page_kib << 10
     n = 2_000_003
     h = np.random.default_rng(page_kib + x).integers(-(1 << 40), 1 << 40, n, dtype=np.int64)
-    per, step = 32, 1_000_033
+    per, step = 32, 1_236_069  # about n / golden ratio: every page touched
     with make_rt(page_size=page, gpu_memory=ring_for(n * 8, x, page)) as rt:
         a = rt.array(h)
         grid = min(32, grid_for(rt, n))
