@@ -10,9 +10,12 @@
  * (dream_lone_read). Its own loads came one 16-byte piece per request, 16 in
  * flight: on an H100 a lone lane's 4 KiB took 37 us, and lone lanes of every
  * warp together moved 11 GB/s, where whole warps move 45; through the TMA,
- * 4.0 us and 51 GB/s (bench/results-h100/session27/lone.cu). Divergent
- * kernels fault that way: BFS and CC, whose lanes walk edge lists of their
- * own lengths. */
+ * 4.0 us and 51 GB/s (bench/results-h100/session27/lone.cu); in the fault
+ * path, lone-lane faults 10.2 -> 45 GB/s, a lone lane's serial fault 31 ->
+ * 10.4 us. Divergent kernels fault that way: BFS and CC, whose lanes walk
+ * edge lists of their own lengths. The cost: 8 KiB of static shared memory
+ * a block, and a whole warp's fault path, whose code it shares, about 0.4
+ * us slower (vector add, a block per fault, cold: 0.291 -> 0.306 s). */
 #pragma once
 #include "dream/transport.cuh"
 
@@ -40,8 +43,8 @@
  * the publish by dream_transport_io's fence, as the warp's are), invalidates
  * the barrier, and releases the lock (st.release: its reads of the slot
  * come before the next taker's CAS). */
-__device__ inline bool dream_lone_read(dream_rt_state *rt, uint4 *to, const uint4 *from, uint32_t bytes,
-                                       const dream_io_req &r, int &status)
+__device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, const uint4 *from,
+                                                uint32_t bytes, const dream_io_req &r, int &status)
 {
 #if __CUDA_ARCH__ >= 900
     __shared__ __align__(128) uint4 slots[DREAM_LONE_SLOTS][DREAM_LONE_BYTES / 16];
@@ -144,9 +147,38 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
     }
 }
 
+/* A lone lane's request (dream_transport_io): a read through the TMA where
+ * it can, else the lane's own loads, as the warp's path would (a lone page
+ * as its two halves). Apart from the warp's path, whose code it leaves as it
+ * was: inlined there, it made vector add's cold run 11 % slower (H100). */
+__device__ __forceinline__ int dream_lone_io(dream_rt_state *rt, bool active, const dream_io_req &r)
+{
+    if (!active)
+        return DREAM_IO_OK;
+    uint4 *const dev = (uint4 *)dream_frame_addr(rt, r.frame);
+    uint4 *const host = (uint4 *)(rt->arrays[r.slot].backing + (r.page << rt->page_shift));
+    const uint32_t n = (1u << rt->page_shift) >> 5; /* 16-byte pieces of half a page */
+    int status = DREAM_IO_OK;
+    if (r.dir != DREAM_IO_READ || !dream_lone_read(rt, dev, host, n << 5, r, status)) {
+        uint4 *const to[DREAM_COPY_PAGES] = {r.dir == DREAM_IO_READ ? dev : host,
+                                             (r.dir == DREAM_IO_READ ? dev : host) + n};
+        const uint4 *const from[DREAM_COPY_PAGES] = {r.dir == DREAM_IO_READ ? host : dev,
+                                                     (r.dir == DREAM_IO_READ ? host : dev) + n};
+        dream_warp_copy(to, from, 2, n, 0, 1);
+    }
+    if (r.dir == DREAM_IO_WRITE)
+        __threadfence_system();
+    else
+        __threadfence();
+    dream_count(rt->counters, DREAM_C_REQUESTS, 1);
+    return status;
+}
+
 __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool active,
                                          const dream_io_req &r)
 {
+    if (dream_alone(mask))
+        return dream_lone_io(rt, active, r);
     unsigned todo = dream_ballot(mask, active);
     const bool to_host = dream_any(mask, active && r.dir == DREAM_IO_WRITE);
     const uint32_t lane = dream_lane();
@@ -154,12 +186,6 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const uint32_t nlanes = __popc(mask);
     const uint32_t n16 = (1u << rt->page_shift) >> 4;
     const uint32_t requests = __popc(todo);
-    int status = DREAM_IO_OK;
-    if (dream_alone(mask) && todo && r.dir == DREAM_IO_READ &&
-        dream_lone_read(rt, (uint4 *)dream_frame_addr(rt, r.frame),
-                        (const uint4 *)(rt->arrays[r.slot].backing + (r.page << rt->page_shift)), n16 << 4, r,
-                        status))
-        todo = 0;
     /* read now: after the fence it is a round trip to L2, which the warp
        waited for before its publish (0.13 us of a serial fault, H200) */
     uint64_t *const counters = rt->counters;
@@ -201,5 +227,5 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
         __threadfence();
     if (lane == (uint32_t)(__ffs(mask) - 1)) /* after the fence, which would wait for it */
         dream_count(counters, DREAM_C_REQUESTS, requests);
-    return status;
+    return DREAM_IO_OK;
 }
