@@ -1,0 +1,10 @@
+set -o pipefail; export PYTHONUNBUFFERED=1
+python3 -m pip install -q --no-deps --no-build-isolation . > /tmp/i1.log 2>&1 || { tail -30 /tmp/i1.log; exit 1; }
+H=$(python3 -P -c "import dream, os; print(os.path.dirname(dream.__file__))")/cuda/include/dream/direct.cuh
+cp $H /tmp/direct.orig
+for v in tma none tma none; do
+  cp /tmp/direct.orig $H
+  [ $v = none ] && sed -i 's/#if __CUDA_ARCH__ >= 900/#if 0/' $H
+  echo "== $v"
+  timeout 100 python3 -P -m dream bench polybench --kernels vadd,atax --n 16384 --backend direct --runs 3 --oversubscription 0,8 --systems dream --out /tmp/pb_$v > /tmp/pb.log 2>&1; grep "| dream" /tmp/pb_$v/polybench.md | tee -a $OUT/vadd_ab.txt
+done

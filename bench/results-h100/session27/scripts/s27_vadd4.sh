@@ -1,0 +1,14 @@
+set -o pipefail; export PYTHONUNBUFFERED=1
+python3 -m pip install -q --no-deps --no-build-isolation . > /tmp/i1.log 2>&1 || { tail -30 /tmp/i1.log; exit 1; }
+H=$(python3 -P -c "import dream, os; print(os.path.dirname(dream.__file__))")/cuda/include/dream/direct.cuh
+cp $H /tmp/direct.orig
+for v in expect noinline none expect noinline none; do
+  cp /tmp/direct.orig $H
+  [ $v = none ] && sed -i 's/#if __CUDA_ARCH__ >= 900/#if 0/' $H
+  [ $v = expect ] && sed -i 's/    if (dream_alone(mask))\r\?$/    if (__builtin_expect(dream_alone(mask), 0))/' $H
+  [ $v = noinline ] && sed -i 's/^__device__ __forceinline__ int dream_lone_io(/__device__ __noinline__ int dream_lone_io(/' $H
+  grep -c "__builtin_expect(dream_alone\|__noinline__ int dream_lone_io" $H
+  echo "== $v"
+  timeout 100 python3 -P -m dream bench polybench --kernels vadd --n 16384 --backend direct --runs 3 --oversubscription 0 --systems dream --out /tmp/pb_$v > /tmp/pb.log 2>&1; grep "| dream" /tmp/pb_$v/polybench.md | tee -a $OUT/vadd_ab4.txt
+  [ $v != none ] && timeout 60 python3 -P .base/lone_dream.py 2>&1 | grep -E "serial|31 lanes/warp" | sed -n '2,3p'
+done
