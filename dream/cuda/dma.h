@@ -167,6 +167,7 @@ public:
     // Returns the number of copies issued.
     size_t submit()
     {
+        refuse_if_broken();
         const size_t n = engaged_ ? post(copies_) : issue(copies_, stream_);
         batches_ += n != 0;
         copies_issued_ += n;
@@ -179,6 +180,7 @@ public:
     // retired first, so pending_ holds only events the GPU has yet to reach.
     uint64_t record()
     {
+        refuse_if_broken();
         if (engaged_) {
             retire();
             if (!unrecorded_)
@@ -192,17 +194,27 @@ public:
         retire();
         if (!unrecorded_)
             return recorded_;
-        unrecorded_ = false;
-        const uint64_t t = ++recorded_;
-        cudaEvent_t e;
-        if (spare_.empty()) {
+        /* the point counts only once its event is recorded and listed: a
+           failure before leaves no point that done() would call passed */
+        const uint64_t t = recorded_ + 1;
+        const bool fresh = spare_.empty();
+        cudaEvent_t e = nullptr;
+        if (fresh)
             check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-        } else {
+        else
             e = spare_.back();
-            spare_.pop_back();
+        try {
+            check(cudaEventRecord(e, stream_), "cudaEventRecord");
+            pending_.push_back({t, e, 0});
+        } catch (...) {
+            if (fresh)
+                cudaEventDestroy(e);
+            throw;
         }
-        check(cudaEventRecord(e, stream_), "cudaEventRecord");
-        pending_.push_back({t, e, 0});
+        if (!fresh)
+            spare_.pop_back();
+        unrecorded_ = false;
+        recorded_ = t;
         return t;
     }
 
@@ -276,6 +288,15 @@ private:
         }
     }
 
+    // After a batch that failed, no point passes: a copy it dropped would
+    // else be taken for done (a completion with no data, a write of stale
+    // staging to its file).
+    void refuse_if_broken() const
+    {
+        if (broken_)
+            throw std::runtime_error("Dma: an earlier batch of copies failed; no later copy is trusted");
+    }
+
     static void check(cudaError_t r, const char *what)
     {
         if (r != cudaSuccess) {
@@ -307,6 +328,13 @@ private:
             (const uint8_t *)b.srcs[k - 1] + b.sizes[k - 1] == src) {
             b.sizes[k - 1] += n;
             return;
+        }
+        if (k == b.dsts.capacity() || k == b.srcs.capacity() || k == b.sizes.capacity()) {
+            /* room in all three first: a failure adds none, not a copy whose parts disagree */
+            const size_t c = std::max<size_t>(64, 2 * k);
+            b.dsts.reserve(c);
+            b.srcs.reserve(c);
+            b.sizes.reserve(c);
         }
         b.dsts.push_back(dst);
         b.srcs.push_back(src);
@@ -342,6 +370,8 @@ private:
                                      std::min(kBatchCopies, n - lo), &attr, &first, 1, s);
         }
         b.clear();
+        if (r != cudaSuccess)
+            broken_ = true; /* some of the batch's copies never ran */
         check(r, "cudaMemcpyBatchAsync");
         return n;
     }
@@ -357,6 +387,7 @@ private:
         uint64_t end;
     };
     std::deque<Point> pending_;
+    bool broken_ = false;
     std::vector<cudaEvent_t> spare_;
     uint64_t recorded_ = 0;
     bool unrecorded_ = false; // a batch issued after the last recorded point

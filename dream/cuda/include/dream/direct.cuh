@@ -35,13 +35,14 @@
  * may still write it).
  * Protocol, per slot: the taker CASes its lock 0 -> 1 (then an acquire
  * fence: it follows the last holder's reads of the slot), initialises the
- * slot's mbarrier, fences the async proxy (fence.proxy.async: the barrier's
- * init and every earlier generic access to the slot come before the TMA's
- * writes), arms the barrier for DREAM_LONE_BYTES and starts the bulk copy;
+ * slot's mbarrier, fences the async proxy (fence.proxy.async, every state
+ * space: the barrier's init and every earlier generic access to the slot
+ * come before the TMA's writes, and the last write-back of the page to
+ * pinned memory, which the claim's acquire ordered, before its read), arms the barrier for DREAM_LONE_BYTES and starts the bulk copy;
  * the barrier's phase completing makes the slot's bytes visible to the
- * waiter, who copies them to the frame with its own stores (ordered before
- * the publish by dream_transport_io's fence, as the warp's are), invalidates
- * the barrier, and releases the lock (st.release: its reads of the slot
+ * waiter, who invalidates the barrier, copies them to the frame with its
+ * own stores (ordered before the publish by dream_lone_io's fence, as the
+ * warp's are by dream_transport_io's), and releases the lock (st.release: its reads of the slot
  * come before the next taker's CAS). */
 __device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, const uint4 *from,
                                                 uint32_t bytes, const dream_io_req &r, int &status)
@@ -71,15 +72,18 @@ __device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, c
     const uint32_t slot = (uint32_t)__cvta_generic_to_shared(slots[s]);
     for (uint32_t off = 0; off < bytes; off += DREAM_LONE_BYTES) {
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("fence.proxy.async;" ::: "memory");
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(DREAM_LONE_BYTES)
                      : "memory");
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                          slot),
                      "l"((const uint8_t *)from + off), "r"(DREAM_LONE_BYTES), "r"(bar)
                      : "memory");
-        uint32_t landed = 0;
-        for (uint64_t t_wait = 0;;) {
+        /* bounded by time alone, not by the runtime's abort: a lane that
+           left with its copy in flight could let its block end while the
+           TMA still writes the block's shared memory */
+        for (const uint64_t t0 = dream_now();;) {
+            uint32_t landed;
             asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;"
                          " selp.u32 %0, 1, 0, p; }"
                          : "=r"(landed)
@@ -87,11 +91,12 @@ __device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, c
                          : "memory");
             if (landed)
                 break;
-            if (!dream_wait_step(rt, t_wait)) {
+            if (dream_now() - t0 > rt->timeout_ns) {
                 dream_wait_failed(rt, DREAM_WAIT_COMPLETION, r.slot, r.page);
                 status = DREAM_IO_TIMEOUT;
                 return true;
             }
+            __nanosleep(64);
         }
         asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
         uint4 *dst = (uint4 *)((uint8_t *)to + off);
@@ -149,8 +154,9 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
 
 /* A lone lane's request (dream_transport_io): a read through the TMA where
  * it can, else the lane's own loads, as the warp's path would (a lone page
- * as its two halves). Apart from the warp's path, whose code it leaves as it
- * was: inlined there, it made vector add's cold run 11 % slower (H100). */
+ * as its two halves). Apart from the warp's path, whose code stays as it
+ * was; inlined, since as a call it slowed every warp's fault (vector add
+ * cold 0.29 -> 0.41 s, H100). */
 __device__ __forceinline__ int dream_lone_io(dream_rt_state *rt, bool active, const dream_io_req &r)
 {
     if (!active)
