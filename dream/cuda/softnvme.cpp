@@ -1045,10 +1045,12 @@ void Worker::to_pool(Cmd *c)
 }
 
 // One pass over the worker's queues. A step that fails (a DMA, an allocation)
-// throws, and the engine fails; what the pass holds stays listed for a later
-// pass (poll(), or a start() after the failure): the fetch's own unwinding
-// below, then every command in fresh_ .. ended_ or staged_ until its next
-// place has it (drain), each CQE held until it is staged.
+// throws, and the engine fails; what the pass holds stays listed for this
+// worker's next pass: the fetch's own unwinding below, then every command in
+// fresh_ .. ended_ or staged_ until its next place has it (drain), each CQE
+// held until it is staged. Another worker does not take them up: poll()
+// after a failed engine thread (or start() after a failed poll()) may post a
+// held CQE whose data copy the failed worker never submitted.
 size_t Worker::pass(bool fetching)
 {
     std::lock_guard lk(m);
