@@ -598,6 +598,42 @@ def test_a_column_walk_reads_ahead_of_its_warps(make_rt):
             assert st.faults - st.coalesced <= 8, st   # faults that loaded their own page
 
 
+SEQUENCE = r'''
+extern "C" __global__ void twice(dream_ptr<float> a, dream_ptr<float> b, unsigned long long n) {
+    const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n) b[i] = 2.0f * a[i];
+}'''
+
+
+def test_a_thread_per_element_reads_ahead(make_rt):
+    # A sequence of warps (fault.cuh, dream_ahead_stride): with a thread per
+    # element no thread has a stride of its own, and 32 warps share each
+    # 4 KiB page; a whole warp whose page before is loading or was just
+    # loaded reads ahead past its own. Each page loads once, nearly all of
+    # them ahead of a fault, for the array read and the array written
+    import cupy
+    page, n = 4096, 4 << 20
+    x = (np.arange(n, dtype=np.int64) * 7919 % 100_003).astype(np.float32)
+    with make_rt(page_size=page, gpu_memory=2 * n * 4 + 8 * page) as rt:
+        a, b = rt.array(x), rt.zeros(n, np.float32)
+        pages = a.n_pages + b.n_pages
+        rt.kernel(SEQUENCE, "twice")(-(-n // BLOCK), BLOCK, (a, b, np.uint64(n)))
+        cupy.cuda.Device().synchronize()
+        st = rt.stats()
+        np.testing.assert_array_equal(b.to_numpy(), 2 * x)
+        assert st.pages_in == pages and st.ahead > pages * 3 // 4, st
+        assert st.faults - st.coalesced < pages // 8, st   # faults that loaded their own page
+
+
+def test_a_scattered_walk_does_not_read_ahead():
+    # The transfer benchmark's serial fault: one warp, 2,000 pages in a
+    # scattered order, each page's before loaded long ago or not at all; the
+    # benchmark fails if any page is read ahead
+    from dream.bench.transfer import serial_latency
+    ns = serial_latency("direct", {}, 4096, np.arange(2000 * 512, dtype=np.uint64))
+    assert 0 < ns < 1e6
+
+
 COLUMNS_COPY = r'''
 extern "C" __global__ void cols_copy(dream_ptr<int> m, dream_ptr<int> w, unsigned long long rows,
                                      unsigned long long ncols, long long *out) {
