@@ -161,6 +161,39 @@ def test_vadd_oversubscription(make_rt, x, page_kib):
             assert s.evictions > 0 and s.writebacks > 0
 
 
+TWO_D = r'''
+extern "C" __global__ void vadd2d(dream_ptr<float> a, dream_ptr<float> b, dream_ptr<float> c,
+                                  unsigned long long n) {
+    const unsigned long long i = (blockIdx.x * (unsigned long long)blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}'''
+
+
+@pytest.mark.parametrize("x", [0, 4])
+def test_blocks_larger_than_the_linked_fault_path_allows(make_rt, x):
+    # The linked fault path's 128 registers a thread leave room for 512
+    # threads a block: blocks of 1,024 (1-D, and 32 x 32) and 768 take builds
+    # of their own with fewer registers (kernel.py), cold and evicting; a block
+    # past the GPU's limit is refused by name
+    n = 1_000_003
+    rng = np.random.default_rng(x)
+    ha, hb = random_data(rng, np.float32, n), random_data(rng, np.float32, n)
+    with make_rt(page_size=4096, gpu_memory=ring_for(3 * n * 4, x, 4096, floor=1024)) as rt:
+        a, b, c = rt.array(ha), rt.array(hb), rt.empty(n, np.float32)
+        k = rt.kernel(typed(VADD, np.float32), "vadd")
+        for threads in (1024, 768):
+            rt.evict()
+            k(min(-(-n // threads), rt.nframes // 32), threads, (a, b, c, np.uint64(n)))
+            np.testing.assert_array_equal(c.to_numpy(), ha + hb)
+        k2 = rt.kernel(TWO_D, "vadd2d")
+        c.copy_from(np.zeros(n, np.float32))
+        rt.evict()
+        k2(-(-n // 1024), (32, 32), (a, b, c, np.uint64(n)))
+        np.testing.assert_array_equal(c.to_numpy(), ha + hb)
+        with pytest.raises(dream.ConfigError, match="vadd: a block of 2048 threads"):
+            k(1, 2048, (a, b, c, np.uint64(n)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.uint8])
 def test_vadd_dtypes_at_4x(make_rt, dtype):
     n = 200_001

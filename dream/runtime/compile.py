@@ -139,6 +139,11 @@ _WHOLE_OPTIONS = ("maxrregcount", "-ewp", "--extensible-whole-program")
 _FAULT_OPTIONS = ("-G", "--device-debug", "-lineinfo", "--generate-line-info", "-DDREAM_")
 
 
+def own_budget(source: str, options: tuple) -> bool:
+    """Whether a kernel sets its own register budget (then it is compiled whole)."""
+    return any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS)
+
+
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
                 filename: str = "kernel.cu", resident: bool = False) -> tuple[bytes, dict]:
@@ -150,7 +155,7 @@ def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: t
     (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
     RESIDENT_FAULT_REGISTERS. Returns (CUBIN, {name: lowered name})."""
     kdefines = (*defines, "DREAM_RESIDENT_KERNEL") if resident else defines
-    if any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS):
+    if own_budget(source, options):
         return compile_source(source, names, arch, kdefines, options, filename)
     kernel, lowered = compile_source(source, names, arch, (*kdefines, "DREAM_FAULT_LINKED"),
                                      (*options, "-rdc=true"), filename)

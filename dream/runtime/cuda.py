@@ -28,6 +28,8 @@ class Gpu:
     arch: str            # "sm_90"
     sms: int
     max_threads_per_sm: int
+    max_threads_per_block: int
+    registers_per_block: int   # a block's threads share at most these
     memory: int
     driver_version: str
     runtime_version: str
@@ -63,6 +65,8 @@ def gpu_status(device: int = 0) -> tuple[Gpu | None, str]:
         index=device, name=name, arch=f"sm_{major}{minor}",
         sms=get(attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
         max_threads_per_sm=get(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+        max_threads_per_block=get(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+        registers_per_block=get(attr.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK),
         memory=check(driver.cuDeviceTotalMem(dev), "cuDeviceTotalMem"),
         driver_version=f"{drv // 1000}.{drv % 1000 // 10}",
         runtime_version=f"{rtv // 1000}.{rtv % 1000 // 10}",
@@ -109,6 +113,13 @@ def max_blocks_per_sm(func, block_threads: int, shared: int = 0) -> int:
     from cuda.bindings import driver
     return check(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(func, block_threads, shared),
                  "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+
+
+def max_block_threads(func) -> int:
+    """The most threads a block of `func` may have (its registers decide)."""
+    from cuda.bindings import driver
+    return check(driver.cuFuncGetAttribute(
+        driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func), "cuFuncGetAttribute")
 
 
 def launch(func, grid, block, params: bytes, offsets: list[int], stream: int, shared: int = 0):

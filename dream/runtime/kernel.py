@@ -1,15 +1,23 @@
 """User kernels: compiled with the dream headers for the runtime's backend,
 launched with dream arrays, CuPy arrays and scalars, and followed by a read
 of the device error record, raised as a Python exception. Any launch shape
-runs on any ring: no lane holds a pin while it waits (fault.cuh)."""
+runs on any ring: no lane holds a pin while it waits (fault.cuh).
+
+Any block size up to the GPU's: the fault path linked to a kernel has up to
+128 registers a thread (compile.py), so the kernel's blocks hold at most 512
+threads on a GPU of 64 K registers a block. A launch of larger blocks takes
+a build of its own, made once per size, compiled whole with every thread's
+registers capped to fit (--maxrregcount, as __launch_bounds__ would); its
+fault path spills more. A kernel that sets its own register budget is
+compiled whole once, with that budget: a larger block is refused, naming it."""
 from __future__ import annotations
 
 import numpy as np
 
 from . import abi
 from .array import DreamArray
-from .compile import link_kernel
-from .cuda import launch, max_blocks_per_sm, param_layout
+from .compile import link_kernel, own_budget
+from .cuda import launch, max_block_threads, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
 
@@ -59,15 +67,47 @@ class Kernel:
             raise ConfigError("rt.kernel(source, name): source and name must be strings")
         self.rt = rt
         self.name = name
-        # two builds: the general one, and the resident one for launches whose
-        # dream arrays are all at home (fault.cuh, O7): plain loads and stores
-        self._funcs = {}
-        for resident in (False, True):
-            image, lowered = link_kernel(source, (name,), rt.gpu.arch, (rt._backend.define,),
-                                         tuple(options), f"{name}.cu", resident)
-            self._funcs[resident] = rt._load(image).function(lowered[name])
-        self._params = param_layout(self._funcs[False])
+        self._source, self._options = source, tuple(options)
+        self._builds = {None: self._build(None)}   # register cap (None: none) -> its builds
+        self._block_most = {}                       # register cap -> _most
+        self._params = param_layout(self._builds[None][False])
         self._per_sm = {}   # (threads per block, shared memory) -> blocks an SM holds
+
+    def _build(self, cap) -> dict:
+        """Two builds: the general one, and the resident one for launches
+        whose dream arrays are all at home (fault.cuh, O7): plain loads and
+        stores. `cap`: registers a thread, for large blocks (module doc)."""
+        options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
+        funcs = {}
+        for resident in (False, True):
+            image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
+                                         (self.rt._backend.define,), options, f"{self.name}.cu", resident)
+            funcs[resident] = self.rt._load(image).function(lowered[self.name])
+        return funcs
+
+    def _most(self, cap) -> int:
+        """The most threads a block of build `cap` may have."""
+        if cap not in self._block_most:
+            self._block_most[cap] = min(max_block_threads(f) for f in self._builds[cap].values())
+        return self._block_most[cap]
+
+    def _funcs(self, threads: int) -> dict:
+        """The builds that run blocks of `threads` (module doc)."""
+        if threads <= self._most(None):
+            return self._builds[None]
+        if threads > self.rt.gpu.max_threads_per_block:
+            raise ConfigError(f"kernel {self.name}: a block of {threads} threads, but this GPU's blocks hold "
+                              f"at most {self.rt.gpu.max_threads_per_block}")
+        own = own_budget(self._source, self._options)
+        cap = self.rt.gpu.registers_per_block // threads // 8 * 8   # registers go to warps 8 at a time
+        if not own:
+            if cap not in self._builds:
+                self._builds[cap] = self._build(cap)
+            if threads <= self._most(cap):
+                return self._builds[cap]
+        raise ConfigError(f"kernel {self.name}: a block of {threads} threads, but its build runs at most "
+                          f"{self._most(None if own else cap)}"
+                          + (" (its own register budget: launch bounds or --maxrregcount)" if own else ""))
 
     def __call__(self, grid, block, args=(), shared_mem: int = 0):
         self.rt._check_open()  # before _pack, which reads the GPU
@@ -77,10 +117,11 @@ class Kernel:
         if len(args) != len(self._params):
             raise KernelArgumentError(f"kernel {self.name} takes {len(self._params)} "
                                       f"argument(s), got {len(args)}")
+        funcs = self._funcs(block[0] * block[1] * block[2])
         warps = -(-block[0] * block[1] * block[2] // 32) * self.resident_blocks(grid, block, shared_mem)
         packed, resident = self._pack(args, warps)
         try:
-            self.rt._launch(self._funcs[resident], grid, block, packed,
+            self.rt._launch(funcs[resident], grid, block, packed,
                             [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
                             transport=not resident)  # the resident build makes no requests
         finally:
@@ -122,7 +163,7 @@ class Kernel:
         tpb = block[0] * block[1] * block[2]
         key = (tpb, shared_mem)
         if key not in self._per_sm:
-            self._per_sm[key] = max(max_blocks_per_sm(f, tpb, shared_mem) for f in self._funcs.values())
+            self._per_sm[key] = max(max_blocks_per_sm(f, tpb, shared_mem) for f in self._funcs(tpb).values())
         return min(grid[0] * grid[1] * grid[2], self._per_sm[key] * self.rt.gpu.sms)
 
     def resident_threads(self, grid, block, shared_mem=0) -> int:
