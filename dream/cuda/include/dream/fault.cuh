@@ -501,9 +501,11 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
  * access to the array, as in a kernel of a thread per element, or one too
  * far, as in a grid-stride loop), a whole warp on one page reads ahead with
  * stride 1 if the page before is loading or was loaded in the last
- * DREAM_SEQUENCE_TICKS: other warps are walking the array upwards. Only in a
- * launch that evicts nothing (O6: such loads take only free frames).
- * Without it, 32 warps of a thread per float wait on each 4 KiB page, and
+ * DREAM_SEQUENCE_TICKS: other warps are walking the array upwards. In a
+ * launch that evicts, as deep as the launch's depth there (abi.h: the ring
+ * has 2 (d + 1) frames for each warp it holds), like a stream's: each fault
+ * loads at most d pages, which the warps right after it take (vector add
+ * at x = 4 0.37 -> 0.23 s, at x = 8 0.38 -> 0.32 s; ATAX unchanged). Without it, 32 warps of a thread per float wait on each 4 KiB page, and
  * the warps an SM holds keep few pages in flight: cold vector add (3 GiB,
  * H100) moved 10.7 GB/s where a warp per page moves 49; with it 0.30 ->
  * 0.15 s (depth 7 instead of the launch's 31: 0.18 s), as a grid-stride
@@ -525,7 +527,7 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
         if (s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE)
             return (int32_t)s;
     }
-    if (!(p.flags & DREAM_PTR_NO_EVICT) || peers != 0xFFFFFFFFu || page == 0)
+    if (peers != 0xFFFFFFFFu || page == 0)
         return 0;
     const uint64_t before = dream_ld_sm(p.pte + page - 1); /* a sequence of warps (above) */
     const uint32_t st = dream_pte_state(before);
