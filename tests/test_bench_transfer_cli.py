@@ -178,5 +178,8 @@ def test_serial_order_defeats_read_ahead(n):
     order = [k * step % n for k in range(n)]
     assert sorted(order) == list(range(n))
     assert all(abs(b - a) > abi.AHEAD_STRIDE for a, b in zip(order, order[1:]))
+    # and each page's page before comes after it, or at least n / 2 steps before
+    at = {p: k for k, p in enumerate(order)}
+    assert all(at[p - 1] > at[p] or at[p] - at[p - 1] >= n // 2 for p in range(1, n))
     with pytest.raises(ValueError, match="too few"):
         transfer.serial_step(130)

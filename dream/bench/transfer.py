@@ -244,12 +244,16 @@ def run_dream(backend, opts, page, make_array, nbytes, blocks, reps, checks, gpu
 def serial_step(n: int) -> int:
     """The serial kernel's step between its n pages: prime to n, so that n
     steps visit every page once, and each move (step, or step - n where it
-    wraps) longer than any stride a fault reads ahead by."""
+    wraps) longer than any stride a fault reads ahead by. Of those, the one
+    that visits each page's page before fewest steps after it (k, with
+    step * k = -1 mod n), else n - k steps before: a fault reads ahead when
+    the page before was loaded in the last few ms (fault.cuh, a sequence of
+    warps), and no serial fault may, however fast faults become."""
     from ..runtime import abi
     far = abi.AHEAD_STRIDE + 1
-    for s in range(far, n - far + 1):
-        if math.gcd(s, n) == 1:
-            return s
+    steps = [s for s in range(far, n - far + 1) if math.gcd(s, n) == 1]
+    if steps:
+        return min(steps, key=lambda s: -pow(s, -1, n) % n)
     raise ValueError(f"serial latency: {n} pages is too few to visit without read-ahead "
                      f"(at least {2 * far + 1})")
 

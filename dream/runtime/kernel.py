@@ -99,7 +99,8 @@ class Kernel:
             raise ConfigError(f"kernel {self.name}: a block of {threads} threads, but this GPU's blocks hold "
                               f"at most {self.rt.gpu.max_threads_per_block}")
         own = own_budget(self._source, self._options)
-        cap = self.rt.gpu.registers_per_block // threads // 8 * 8   # registers go to warps 8 at a time
+        # registers go to whole warps, 8 a thread at a time
+        cap = self.rt.gpu.registers_per_block // (-(-threads // 32) * 32) // 8 * 8
         if not own:
             if cap not in self._builds:
                 self._builds[cap] = self._build(cap)
@@ -159,7 +160,8 @@ class Kernel:
 
     def resident_blocks(self, grid, block, shared_mem=0) -> int:
         """Blocks of this launch that can be on the GPU at once (of the
-        build with more: the two may differ in registers)."""
+        build with more: the two may differ in registers). A block larger
+        than the default build runs compiles its build here (module doc)."""
         tpb = block[0] * block[1] * block[2]
         key = (tpb, shared_mem)
         if key not in self._per_sm:

@@ -186,8 +186,12 @@ typedef struct dream_ptr_abi {
  * pages it gathers are the next ones its own access takes, so a warp has
  * about d + 1 such pages loaded and not yet used (at most 2d + 1: a
  * stream's read-ahead left over while it gathers), all warps together
- * about half the ring. Deeper is better for a stream: a fault costs its
- * protocol's round trips once for its d + 1 pages. */
+ * about half the ring. A sequence of warps (a thread per element: fault.cuh,
+ * dream_ahead_stride) reads ahead for the warps after it, which may not have
+ * started yet: still d pages a fault, but such a page may be evicted before
+ * its warp comes, which costs a second load, never a wrong one. Deeper is
+ * better for a stream: a fault costs its protocol's round trips once for its
+ * d + 1 pages. */
 #define DREAM_PTR_AHEAD_SHIFT 16
 #define DREAM_PTR_AHEAD_MASK 0x1Fu
 
