@@ -160,8 +160,9 @@ class Kernel:
 
     def resident_blocks(self, grid, block, shared_mem=0) -> int:
         """Blocks of this launch that can be on the GPU at once (of the
-        build with more: the two may differ in registers). A block larger
-        than the default build runs compiles its build here (module doc)."""
+        build with more: the two may differ in registers). For a block larger
+        than the default build allows, its own build is compiled here (module
+        doc)."""
         tpb = block[0] * block[1] * block[2]
         key = (tpb, shared_mem)
         if key not in self._per_sm:

@@ -487,7 +487,8 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
 /* dream_ahead_stride's sequence of warps: the page before was loaded at most
    this many ticks (dream_ticks, about 1 us) ago. A grid-stride vector add
    (H100) took 0.11-0.12 s at 4096, 0.13-0.16 s at 1024, 0.17-0.20 s at 256;
-   the transfer benchmark's scattered walk meets its page before 11 ms later */
+   the transfer benchmark's serial walk visits no page's page before in the
+   n / 2 faults before it (serial_step), so it never reads ahead */
 #define DREAM_SEQUENCE_TICKS 4096
 
 /* Read-ahead: the stride from the page of the thread's last access through
@@ -505,16 +506,17 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
  * launch that evicts, as deep as the launch's depth there (abi.h: the ring
  * has 2 (d + 1) frames for each warp it holds), like a stream's: each fault
  * loads at most d pages, which the warps right after it take (vector add
- * at x = 4 0.37 -> 0.23 s, at x = 8 0.38 -> 0.32 s; ATAX unchanged). Without it, 32 warps of a thread per float wait on each 4 KiB page, and
+ * at x = 4 0.37 -> 0.23 s, at x = 8 0.38 -> 0.32 s; ATAX unchanged).
+ * Without it, 32 warps of a thread per float wait on each 4 KiB page, and
  * the warps an SM holds keep few pages in flight: cold vector add (3 GiB,
  * H100) moved 10.7 GB/s where a warp per page moves 49; with it 0.30 ->
  * 0.15 s (depth 7 instead of the launch's 31: 0.18 s), as a grid-stride
  * loop 0.29 -> 0.11-0.12 s. Recent, not merely resident: a scattered walk
- * finds the page before resident by chance once many are, and must not read
- * ahead for it. Both words are hints read without order
- * (the entry at CTA scope: most often in the line of the page's own, just
- * read there): a stale value costs or saves one read-ahead, whose pages are
- * each checked INVALID and claimed. */
+ * finds the page before resident by chance once many are, and must not
+ * read ahead for it. Both words are hints read without order (the entry at
+ * CTA scope: most often in the line of the page's own, just read there): a
+ * stale value costs or saves one read-ahead, whose pages are each checked
+ * INVALID and claimed. */
 __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev,
                                                       unsigned peers)
 {
