@@ -662,8 +662,9 @@ def test_a_thread_per_element_reads_ahead(make_rt):
 
 def test_a_scattered_walk_does_not_read_ahead():
     # The transfer benchmark's serial fault: one warp, 2,000 pages in a
-    # scattered order, each page's before loaded long ago or not at all; the
-    # benchmark fails if any page is read ahead
+    # scattered order, each page's page before visited a few faults after it
+    # or 1,997 before (serial_step); the benchmark fails if any page is read
+    # ahead
     from dream.bench.transfer import serial_latency
     ns = serial_latency("direct", {}, 4096, np.arange(2000 * 512, dtype=np.uint64))
     assert 0 < ns < 1e6
