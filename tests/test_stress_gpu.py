@@ -42,6 +42,22 @@ def test_stress_heavy_eviction(backend):
 
 
 @pytest.mark.timeout(300)
+def test_stress_in_blocks_of_1024_threads(tmp_path):
+    # Blocks past the linked fault path's 512 threads take a build of their
+    # own at 64 registers (kernel.py), whose copy keeps 4 loads a lane in
+    # flight, not 8 (direct.cuh): the same checks under the same pressure
+    make = runtime_factory(("direct", {}), tmp_path)
+    with make(page_size=4096, gpu_memory=FRAMES * 4096, timeout="30s") as rt:
+        r = run_stress(rt, na=1 << 23, nb=1 << 23, nh=1 << 20, block=1024, **WORK["direct"])
+    print("stress 1024", json.dumps(r))
+    for bad in BAD_NAMES + ("final_a_wrong", "final_b_wrong", "final_w_wrong", "final_h_wrong",
+                            "verify_owner", "verify_pin"):
+        assert r[bad] == 0, (bad, r)
+    assert r["pages_in"] >= r["ops"] // 8 and r["writebacks"] > 0, r
+    assert r["grid"] * r["block"] > 8 * FRAMES, r
+
+
+@pytest.mark.timeout(300)
 def test_stress_with_the_ring_holding_every_page(backend):
     # O6 (fault.cuh): a frame for every page, so nothing is evicted and reads
     # are plain loads of the pages faulted in by other warps of the same

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from pathlib import Path
 
 from .errors import CompileError
@@ -59,6 +60,18 @@ def _log(prog) -> str:
     return buf.rstrip(b"\x00 ").decode(errors="replace")
 
 
+def register_cap(options: tuple) -> tuple:
+    """DREAM_REGISTER_CAP=N when `options` cap a build's registers at N
+    (--maxrregcount), for the headers that size their work by it
+    (direct.cuh, DREAM_COPY_UNROLL); else nothing. A cap set in the source
+    (__launch_bounds__, __maxnreg__) is not seen here."""
+    for o in options:
+        m = re.fullmatch(r"--?maxrregcount[= ](\d+)", o)
+        if m:
+            return (f"DREAM_REGISTER_CAP={m.group(1)}",)
+    return ()
+
+
 @functools.lru_cache(maxsize=256)
 def compile_source(source: str, names: tuple, arch: str, defines: tuple,
                    options: tuple = (), filename: str = "kernel.cu") -> tuple[bytes, dict]:
@@ -71,7 +84,7 @@ def compile_source(source: str, names: tuple, arch: str, defines: tuple,
         for n in names:
             _check(nvrtc.nvrtcAddNameExpression(prog, n.encode()))
         opts = [f"--gpu-architecture={arch}", "-std=c++17", f"-I{INCLUDE_DIR}",
-                "-default-device", *(f"-D{d}" for d in defines), *options]
+                "-default-device", *(f"-D{d}" for d in (*defines, *register_cap(options))), *options]
         err = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])[0]
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
             raise CompileError(f"kernel {', '.join(names) or filename} did not compile "

@@ -8,7 +8,8 @@ Any block size up to the GPU's: the fault path linked to a kernel has up to
 threads on a GPU of 64 K registers a block. A launch of larger blocks takes
 a build of its own, made once per size, compiled whole with every thread's
 registers capped to fit (--maxrregcount, as __launch_bounds__ would); its
-fault path spills more. A kernel that sets its own register budget is
+fault path spills more, and `direct` copies with fewer loads in flight there
+(direct.cuh, DREAM_COPY_UNROLL). A kernel that sets its own register budget is
 compiled whole once, with that budget: a larger block is refused, naming it."""
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
  * divergent code: sync.cuh dream_group_mask) copies the page itself between
  * pinned host memory (zero-copy, mapped into the GPU) and the frame. No queue,
  * no doorbell: each request is a 16-byte copy over the group's lanes with
- * eight loads in flight per lane and page, two pages at a time (a lone page
- * as its two halves).
+ * eight loads in flight per lane and page (four in a build capped below 128
+ * registers: DREAM_COPY_UNROLL), two pages at a time (a lone page as its
+ * two halves).
  *
  * A lone lane reading a page (sm_90 on) has the Tensor Memory Accelerator
  * bring it instead, 4 KiB at a time, into a staging slot in shared memory
@@ -111,7 +112,19 @@ __device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, c
 #endif
 }
 
+/* Loads a lane keeps in flight for each page a copy moves. A build capped
+ * below 128 registers a thread (DREAM_REGISTER_CAP, compile.py: blocks of
+ * more than 512 threads, or a kernel's own --maxrregcount) keeps 4: with 8
+ * its fault path spilled more of them, and cold vector add (3 GiB, H100) took
+ * 0.334-0.336 s in 1,024-thread blocks (64 registers), 0.269-0.275 s in 768
+ * (80) and 0.145-0.147 s in 640 (96), against 0.144-0.151, 0.154-0.161 and
+ * 0.132-0.137 s with 4 (bench/results-h100/session29). The linked build
+ * (128) keeps 8: with 4 its vector add took 0.160-0.195 s, against 0.148. */
+#if defined(DREAM_REGISTER_CAP) && DREAM_REGISTER_CAP < 128
+#define DREAM_COPY_UNROLL 4
+#else
 #define DREAM_COPY_UNROLL 8
+#endif
 /* Pages one copy loop moves together: a lane's loads from pinned host memory
  * wait a PCIe round trip (about 1.8 us on an H100), so a warp moves 32 lanes
  * x DREAM_COPY_UNROLL x 16 bytes per round trip; a fault that reads ahead
@@ -129,7 +142,7 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
     /* a lane's loads in flight are `step` pieces apart: in a small group
        spread over the page, not side by side (H100, a lone lane's serial
        fault 37.8 -> 32.0 us). n16 is a power of two of at least 128 (pages
-       of 4 KiB and more, halved), so 8 steps cover it. */
+       of 4 KiB and more, halved), so DREAM_COPY_UNROLL steps cover it. */
     const uint32_t step = max(nlanes, n16 / DREAM_COPY_UNROLL);
     for (uint32_t k = rank; k < step; k += nlanes) {
         uint4 v[DREAM_COPY_PAGES][DREAM_COPY_UNROLL];
