@@ -192,6 +192,14 @@ def test_blocks_larger_than_the_linked_fault_path_allows(make_rt, x):
         rt.evict()
         k2(-(-n // 1024), (32, 32), (a, b, c, np.uint64(n)))
         np.testing.assert_array_equal(c.to_numpy(), ha + hb)
+        # launch bounds of 1,024 threads: built again with the count they left (kernel.py)
+        src = typed(VADD, np.float32).replace("__global__ void", "__global__ void __launch_bounds__(1024)")
+        k3 = rt.kernel(src, "vadd")
+        assert k3._options[-1].startswith("-DDREAM_REGISTER_CAP=")
+        c.copy_from(np.zeros(n, np.float32))
+        rt.evict()
+        k3(min(-(-n // 1024), rt.nframes // 32), 1024, (a, b, c, np.uint64(n)))
+        np.testing.assert_array_equal(c.to_numpy(), ha + hb)
         with pytest.raises(dream.ConfigError, match="vadd: a block of 2048 threads"):
             k(1, 2048, (a, b, c, np.uint64(n)))
 

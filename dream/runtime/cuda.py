@@ -115,6 +115,13 @@ def max_blocks_per_sm(func, block_threads: int, shared: int = 0) -> int:
                  "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 
 
+def func_registers(func) -> int:
+    """Registers a thread of `func` has."""
+    from cuda.bindings import driver
+    return check(driver.cuFuncGetAttribute(
+        driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS, func), "cuFuncGetAttribute")
+
+
 def max_block_threads(func) -> int:
     """The most threads a block of `func` may have (its registers decide)."""
     from cuda.bindings import driver

@@ -10,15 +10,17 @@ a build of its own, made once per size, compiled whole with every thread's
 registers capped to fit (--maxrregcount, as __launch_bounds__ would); its
 fault path spills more, and `direct` copies with fewer loads in flight there
 (direct.cuh, DREAM_COPY_UNROLL). A kernel that sets its own register budget is
-compiled whole once, with that budget: a larger block is refused, naming it."""
+compiled whole, with that budget (a second time if its source set it and it
+left fewer registers than the linked build's, so that the copy is sized by
+them): a larger block is refused, naming it."""
 from __future__ import annotations
 
 import numpy as np
 
 from . import abi
 from .array import DreamArray
-from .compile import link_kernel, own_budget
-from .cuda import launch, max_block_threads, max_blocks_per_sm, param_layout
+from .compile import FAULT_REGISTERS, link_kernel, own_budget, register_cap
+from .cuda import func_registers, launch, max_block_threads, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
 
@@ -77,8 +79,21 @@ class Kernel:
     def _build(self, cap) -> dict:
         """Two builds: the general one, and the resident one for launches
         whose dream arrays are all at home (fault.cuh, O7): plain loads and
-        stores. `cap`: registers a thread, for large blocks (module doc)."""
+        stores. `cap`: registers a thread, for large blocks (module doc). A
+        kernel whose source sets its budget (__launch_bounds__, __maxnreg__)
+        and got fewer registers than the linked build's is built again with
+        that count told to the headers, as --maxrregcount tells it
+        (compile.py, register_cap)."""
         options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
+        funcs = self._compile(options)
+        if cap is None and own_budget(self._source, options) and not register_cap(options):
+            regs = func_registers(funcs[False])
+            if regs < FAULT_REGISTERS:
+                self._options += (f"-DDREAM_REGISTER_CAP={regs}",)
+                funcs = self._compile(self._options)
+        return funcs
+
+    def _compile(self, options) -> dict:
         funcs = {}
         for resident in (False, True):
             image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,

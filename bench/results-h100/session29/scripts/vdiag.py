@@ -34,17 +34,27 @@ extern "C" __global__ void wpp(dream_ptr<float> a, float *sink, unsigned long lo
     for (unsigned long long i = w * 1024 + threadIdx.x % 32; i < (w + 1) * 1024 && i < n; i += 32) s += a[i];
     if (s == -1.0f) *sink = s;
 }'''
+SRC_LB = r'''
+extern "C" __global__ void __launch_bounds__(1024) vlb(dream_ptr<float> a, dream_ptr<float> b, dream_ptr<float> c, unsigned long long n) {
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+'''
 rng = np.random.default_rng(1)
 A = rng.random(n, dtype=np.float32); B = rng.random(n, dtype=np.float32)
 pages = 3 * n * 4 // 4096
 with dream.Runtime(backend="direct", page_size=4096, gpu_memory=(pages + 1024) * 4096) as rt:
     a, b, c = rt.array(A), rt.array(B), rt.zeros(n, np.float32)
     k = {name: rt.kernel(SRC, name) for name in ("vadd", "vgs", "rd2", "rd1", "wr1", "wpp")}
+    k["vlb"] = rt.kernel(SRC_LB, "vlb")   # its own source: launch bounds make a source's every kernel whole
+    k["vlb8"] = rt.kernel(SRC_LB, "vlb", options=("--maxrregcount=255",))   # as before: the copy sized for 128+
     sink = cupy.zeros(1, np.float32)
     N = np.uint64(n)
     runs = {
         "vadd 256": lambda: k["vadd"](-(-n // 256), 256, (a, b, c, N)),
         "vadd 1024": lambda: k["vadd"](-(-n // 1024), 1024, (a, b, c, N)),
+        "vlb 1024": lambda: k["vlb"](-(-n // 1024), 1024, (a, b, c, N)),
+        "vlb8 1024": lambda: k["vlb8"](-(-n // 1024), 1024, (a, b, c, N)),
         "vadd 768": lambda: k["vadd"](-(-n // 768), 768, (a, b, c, N)),
         "vadd 640": lambda: k["vadd"](-(-n // 640), 640, (a, b, c, N)),
         "vgs 1056x256": lambda: k["vgs"](1056, 256, (a, b, c, N)),
