@@ -70,6 +70,9 @@ class Backend:
     name = ""
     define = ""
     copier = None  # a soft engine's copy kernel (dma="copy-kernel": runtime/copier.py)
+    # whether the backend's device code sizes its copies by the build's
+    # register cap (DREAM_REGISTER_CAP: compile.py, kernel.py)
+    sized_by_registers = False
 
     @classmethod
     def availability(cls) -> tuple[bool, str]:

@@ -13,6 +13,7 @@ from .pinned import PinnedStore
 class DirectBackend(Backend):
     name = "direct"
     define = "DREAM_BACKEND_DIRECT"
+    sized_by_registers = True   # direct.cuh, DREAM_COPY_UNROLL
 
     @classmethod
     def availability(cls):

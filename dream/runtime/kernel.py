@@ -10,9 +10,9 @@ a build of its own, made once per size, compiled whole with every thread's
 registers capped to fit (--maxrregcount, as __launch_bounds__ would); its
 fault path spills more, and `direct` copies with fewer loads in flight there
 (direct.cuh, DREAM_COPY_UNROLL). A kernel that sets its own register budget is
-compiled whole, with that budget (a second time if its source set it and it
-left fewer registers than the linked build's, so that the copy is sized by
-them): a larger block is refused, naming it."""
+compiled whole, with that budget (on `direct` a second time if its source
+set it and it left fewer registers than the linked build's, so that the copy
+is sized by them): a larger block is refused, naming it."""
 from __future__ import annotations
 
 import numpy as np
@@ -79,27 +79,27 @@ class Kernel:
     def _build(self, cap) -> dict:
         """Two builds: the general one, and the resident one for launches
         whose dream arrays are all at home (fault.cuh, O7): plain loads and
-        stores. `cap`: registers a thread, for large blocks (module doc). A
-        kernel whose source sets its budget (__launch_bounds__, __maxnreg__)
-        and got fewer registers than the linked build's is built again with
-        that count told to the headers, as --maxrregcount tells it
-        (compile.py, register_cap)."""
+        stores. `cap`: registers a thread, for large blocks (module doc). On
+        a backend whose copies are sized by the build's registers, a kernel
+        whose source sets its budget (__launch_bounds__, __maxnreg__) and
+        got fewer registers than the linked build's has its general build
+        made again with that count told to the headers, as --maxrregcount
+        tells it (compile.py, register_cap)."""
         options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
-        funcs = self._compile(options)
-        if cap is None and own_budget(self._source, options) and not register_cap(options):
-            regs = func_registers(funcs[False])
+        general = self._compile(options, False)
+        if cap is None and self.rt._backend.sized_by_registers and own_budget(self._source, ()) \
+                and not register_cap(options):
+            regs = func_registers(general)
             if regs < FAULT_REGISTERS:
                 self._options += (f"-DDREAM_REGISTER_CAP={regs}",)
-                funcs = self._compile(self._options)
-        return funcs
+                options = self._options
+                general = self._compile(options, False)
+        return {False: general, True: self._compile(options, True)}
 
-    def _compile(self, options) -> dict:
-        funcs = {}
-        for resident in (False, True):
-            image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
-                                         (self.rt._backend.define,), options, f"{self.name}.cu", resident)
-            funcs[resident] = self.rt._load(image).function(lowered[self.name])
-        return funcs
+    def _compile(self, options, resident: bool):
+        image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
+                                     (self.rt._backend.define,), options, f"{self.name}.cu", resident)
+        return self.rt._load(image).function(lowered[self.name])
 
     def _most(self, cap) -> int:
         """The most threads a block of build `cap` may have."""
