@@ -115,9 +115,9 @@ __device__ __forceinline__ bool dream_lone_read(dream_rt_state *rt, uint4 *to, c
 /* Loads a lane keeps in flight for each page a copy moves. A build capped
  * below 128 registers a thread (DREAM_REGISTER_CAP, compile.py: blocks of
  * more than 512 threads, a kernel's own --maxrregcount, or the count its
- * launch bounds left it, kernel.py) keeps 4: with 8
- * its fault path spilled more of them, and cold vector add (3 GiB, H100) took
- * 0.334-0.336 s in 1,024-thread blocks (64 registers), 0.269-0.275 s in 768
+ * launch bounds left it, kernel.py) keeps 4: with 8 its fault path spilled
+ * more of them, and cold vector add (3 GiB, H100) took 0.334-0.336 s in
+ * 1,024-thread blocks (64 registers), 0.269-0.275 s in 768
  * (80) and 0.145-0.147 s in 640 (96), against 0.144-0.151, 0.154-0.161 and
  * 0.132-0.137 s with 4 (bench/results-h100/session29). The linked build
  * (128) keeps 8: with 4 its vector add took 0.160-0.195 s, against 0.148. */
