@@ -115,18 +115,20 @@ def max_blocks_per_sm(func, block_threads: int, shared: int = 0) -> int:
                  "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 
 
+def _func_attribute(func, name: str) -> int:
+    from cuda.bindings import driver
+    return check(driver.cuFuncGetAttribute(getattr(driver.CUfunction_attribute, name), func),
+                 "cuFuncGetAttribute")
+
+
 def func_registers(func) -> int:
     """Registers a thread of `func` has."""
-    from cuda.bindings import driver
-    return check(driver.cuFuncGetAttribute(
-        driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS, func), "cuFuncGetAttribute")
+    return _func_attribute(func, "CU_FUNC_ATTRIBUTE_NUM_REGS")
 
 
 def max_block_threads(func) -> int:
     """The most threads a block of `func` may have (its registers decide)."""
-    from cuda.bindings import driver
-    return check(driver.cuFuncGetAttribute(
-        driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func), "cuFuncGetAttribute")
+    return _func_attribute(func, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK")
 
 
 def launch(func, grid, block, params: bytes, offsets: list[int], stream: int, shared: int = 0):
