@@ -212,3 +212,29 @@ def test_resident_build_keeps_no_warp_collective_inline(backend):
     assert any(c in body[False] for c in COLLECTIVES)
     assert not any(c in body[True] for c in COLLECTIVES)
     assert body[True].count("dream_access_failed") >= 2
+
+
+MIN_MAX = r'''
+extern "C" __global__ void lows(dream_ptr<int> a, dream_ptr<unsigned int> b, dream_ptr<long long> c,
+                                dream_ptr<unsigned long long> d, dream_ptr<float> f, unsigned long long n) {
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    a.atomic_min(i % n, (int)i); b.atomic_max(i % n, (unsigned int)i);
+    c.atomic_min(i % n, (long long)i); d.atomic_max(i % n, i);
+    f.atomic_min(i % n, (float)i);
+}'''
+
+
+@pytest.mark.parametrize("resident", [False, True])
+def test_integer_min_max_are_the_native_atomics(resident):
+    # CUDA has atomicMin/Max for 32- and 64-bit integers: one atomic (a
+    # reduction when the result is unused), not a load and a CAS loop, which
+    # made CC's hook 1.5x longer in the resident build (H100, session 30);
+    # float, which has none, keeps the CAS loop
+    define = all_backends()["direct"].define
+    ptx = compile_source(MIN_MAX, ("lows",), "compute_90",
+                         (define, *(("DREAM_RESIDENT_KERNEL",) if resident else ())))[0].decode()
+    body = ptx[ptx.index(".entry lows"):]
+    for op in ("min.s32", "max.u32", "min.s64", "max.u64"):
+        assert f"atom.global.{op}" in body or f"red.global.{op}" in body, op
+    assert "atom.global.cas.b32" in body   # the float's min
+    assert "atom.global.cas.b64" not in body

@@ -109,8 +109,8 @@ extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<long long> sums, dre
 }'''
 
 
-CTYPE = {np.float32: "float", np.float64: "double", np.int32: "int",
-         np.int64: "long long", np.uint8: "unsigned char"}
+CTYPE = {np.float32: "float", np.float64: "double", np.int32: "int", np.uint32: "unsigned int",
+         np.int64: "long long", np.uint64: "unsigned long long", np.uint8: "unsigned char"}
 
 
 def typed(src, dtype):
@@ -291,6 +291,44 @@ def test_atomics_many_warps(make_rt_dma, skew):
         ok = np.zeros(nb, bool)
         np.logical_or.at(ok, bucket, own[bucket] == (np.arange(n) % 1000003))
         assert np.all(ok[touched])
+
+
+MIN_MAX = r'''
+extern "C" __global__ void min_max(const long long *bucket, dream_ptr<T> val, unsigned long long n,
+                                   dream_ptr<T> lo, dream_ptr<T> hi) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
+        const T v = val[i];
+        lo.atomic_min(bucket[i], v);
+        hi.atomic_max(bucket[i], v);
+    }
+}'''
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64])
+def test_min_max_of_each_element_type(make_rt_dma, dtype):
+    # native atomics for the integers (ptr.cuh), a CAS loop for the floats;
+    # values over the whole range, so that a signed compare of an unsigned
+    # type (or the reverse) would keep the wrong one
+    import cupy
+    nb, n = 20_000, int(200_000 * make_rt_dma.share)
+    rng = np.random.default_rng(19)
+    bucket = rng.integers(0, nb, n).astype(np.int64)
+    dt = np.dtype(dtype)
+    val = (rng.standard_normal(n) * 1e6).astype(dt) if dt.kind == "f" else \
+        rng.integers(np.iinfo(dt).min, np.iinfo(dt).max, n, dtype=dt, endpoint=True)
+    top, bottom = (np.finfo(dt).max, np.finfo(dt).min) if dt.kind == "f" else (np.iinfo(dt).max, np.iinfo(dt).min)
+    page = 4096
+    with make_rt_dma(page_size=page, gpu_memory=ring_for((n + 2 * nb) * dt.itemsize, 4, page)) as rt:
+        v = rt.array(val)
+        lo, hi = rt.array(np.full(nb, top, dt)), rt.array(np.full(nb, bottom, dt))
+        rt.kernel(typed(MIN_MAX, dtype), "min_max")(grid_for(rt, n), BLOCK,
+                                                   (cupy.asarray(bucket), v, np.uint64(n), lo, hi))
+        want_lo, want_hi = np.full(nb, top, dt), np.full(nb, bottom, dt)
+        np.minimum.at(want_lo, bucket, val)
+        np.maximum.at(want_hi, bucket, val)
+        np.testing.assert_array_equal(lo.to_numpy(), want_lo)
+        np.testing.assert_array_equal(hi.to_numpy(), want_hi)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])

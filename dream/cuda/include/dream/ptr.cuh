@@ -30,6 +30,27 @@ template <class T, class Op> __device__ T dream_atomic_cas_loop(T *p, T v, Op be
     return r;
 }
 
+/* min/max: CUDA's own atomics for the integers it has them for (an unused
+   result makes them reductions, with no round trip), the CAS loop for the
+   rest. With the loop for every type, the CC hook's highest-degree vertex
+   (Kronecker 22, resident build, H100) took 141 ms alone, against 90. */
+template <class T> __device__ __forceinline__ T dream_atomic_min(T *p, T v)
+{
+    return dream_atomic_cas_loop(p, v, [](T x, T y) { return x < y; });
+}
+template <class T> __device__ __forceinline__ T dream_atomic_max(T *p, T v)
+{
+    return dream_atomic_cas_loop(p, v, [](T x, T y) { return x > y; });
+}
+#define DREAM_NATIVE_MIN_MAX(T)                                                                              \
+    __device__ __forceinline__ T dream_atomic_min(T *p, T v) { return atomicMin(p, v); }                     \
+    __device__ __forceinline__ T dream_atomic_max(T *p, T v) { return atomicMax(p, v); }
+DREAM_NATIVE_MIN_MAX(int)
+DREAM_NATIVE_MIN_MAX(unsigned int)
+DREAM_NATIVE_MIN_MAX(long long)
+DREAM_NATIVE_MIN_MAX(unsigned long long)
+#undef DREAM_NATIVE_MIN_MAX
+
 /* atomicAdd has no signed 64-bit overload: two's complement adds alike. */
 template <class T> __device__ __forceinline__ T dream_atomic_add(T *p, T v) { return atomicAdd(p, v); }
 __device__ __forceinline__ long long dream_atomic_add(long long *p, long long v)
@@ -116,14 +137,8 @@ template <class T> struct dream_ptr {
     __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
     __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_exch(q, v); }); }
     __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [=](T *q) { return dream_atomic_cas(q, cmp, v); }); }
-    __device__ T atomic_min(uint64_t i, T v) const
-    {
-        return rmw(i, [=](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x < y; }); });
-    }
-    __device__ T atomic_max(uint64_t i, T v) const
-    {
-        return rmw(i, [=](T *q) { return dream_atomic_cas_loop(q, v, [](T x, T y) { return x > y; }); });
-    }
+    __device__ T atomic_min(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_min(q, v); }); }
+    __device__ T atomic_max(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_max(q, v); }); }
 };
 
 static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> is the kernel argument dream_ptr_arg");
