@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from dream.bench import EXPERIMENTS
-from dream.bench.harness import (DREAM_BUILD, RAW_BUILD, add_ratios, parse_backends, ring_bytes, table,
-                                 write_results)
+from dream.bench.harness import (DREAM_BUILD, RAW_BUILD, _summary, _warm, add_ratios, parse_backends,
+                                 ring_bytes, table, write_results)
 
 
 def test_list_names_every_experiment(capsys):
@@ -111,6 +111,19 @@ def test_resident_runs_get_their_own_ratio():
     assert r[2]["warm_vs_in_memory"] == 0.3 and r[2]["vs_in_memory"] == 2.0
     assert "warm_vs_in_memory" not in r[3]
     assert "0.3000, 0.30" in table(r)
+
+
+def test_rounds_of_each_run_are_kept():
+    # a racy workload (CC's hook) may take another round in one run: the
+    # table says how many the median run took, the rows list every run's
+    got = _summary([{"seconds": s, "iterations": i} for s, i in ((0.4, 4), (0.2, 3), (0.3, 3))])
+    assert got["iterations"] == 3 and got["all_iterations"] == [4, 3, 3]
+    warm = _warm([{"seconds": s, "iterations": i} for s, i in ((0.25, 4), (0.19, 3), (0.26, 4))])
+    assert warm["warm_iterations"] == 4 and warm["warm_all_iterations"] == [4, 3, 4]
+    rs = rows()
+    rs[2].update(iterations=4, warm_seconds=0.25, warm_exact=True, warm_iterations=3)
+    t = table(add_ratios(rs))
+    assert "| 2.0000 (4 rounds) |" in t and "0.2500 (3 rounds), 0.25" in t
 
 
 def test_results_files(tmp_path):

@@ -408,6 +408,8 @@ def _summary(rows: list[dict]) -> dict:
     out = {k: v for k, v in mid.items() if not k.startswith("wrong_")}
     out["seconds"] = float(np.median(secs))
     out["all_seconds"] = [round(s, 6) for s in secs]
+    if "iterations" in mid:   # rounds of a workload that runs until nothing changes (CC's vary)
+        out["all_iterations"] = [r["iterations"] for r in rows]
     wrong = {k: int(sum(r.get(k, 0) for r in rows)) for k in rows[0] if k.startswith("wrong_")}
     out.update(wrong)
     out["exact"] = not any(wrong.values())
@@ -419,8 +421,11 @@ def _warm(rows: list[dict]) -> dict:
     stays resident (reset() writes the arrays it rewrites through the ring,
     untimed; warm_pages_in counts any page that still had to load)."""
     got = _summary(rows)
-    return {"warm_seconds": got["seconds"], "warm_pages_in": got.get("pages_in"),
-            "warm_exact": got["exact"]}
+    out = {"warm_seconds": got["seconds"], "warm_pages_in": got.get("pages_in"),
+           "warm_exact": got["exact"]}
+    if "iterations" in got:
+        out.update(warm_iterations=got["iterations"], warm_all_iterations=got["all_iterations"])
+    return out
 
 
 def run_workload(w: Workload, plan: Plan, log=print, progress=None) -> list[dict]:
@@ -526,8 +531,8 @@ def add_ratios(rows: list[dict]) -> list[dict]:
 
 CSV_FIELDS = ("gpu", "driver", "family", "workload", "system", "backend", "page", "x", "data_bytes",
               "ring_bytes", "seconds", "vs_in_memory", "vs_uvm", "vs_uvm_rm", "vs_x0", "pages_in",
-              "bytes_in", "evictions", "io_amplification", "exact", "warm_seconds",
-              "warm_vs_in_memory", "warm_pages_in", "warm_exact", "skipped", "error")
+              "bytes_in", "evictions", "io_amplification", "exact", "iterations", "warm_seconds",
+              "warm_vs_in_memory", "warm_pages_in", "warm_exact", "warm_iterations", "skipped", "error")
 
 
 def write_results(rows: list[dict], out: Path, name: str, meta: dict) -> list[Path]:
@@ -628,11 +633,12 @@ def table(rows: list[dict]) -> str:
                         f"{why[:60]} | | | | | |")
             continue
         f = lambda k: f"{r[k]:.2f}" if k in r else ""  # noqa: E731
+        rounds = lambda k: f" ({r[k]} rounds)" if k in r else ""  # noqa: E731
         body.append(f"| {r['workload']} | {r['system']} | {r.get('backend', '')} | {r['x']} | "
-                    f"{r['seconds']:.4f} | {f('vs_in_memory')} | {f('vs_uvm')} | "
+                    f"{r['seconds']:.4f}{rounds('iterations')} | {f('vs_in_memory')} | {f('vs_uvm')} | "
                     f"{r.get('pages_in', '')} | {r.get('exact', '')} | "
-                    + (f"{r['warm_seconds']:.4f}, {f('warm_vs_in_memory')} |" if "warm_seconds" in r
-                       else " |"))
+                    + (f"{r['warm_seconds']:.4f}{rounds('warm_iterations')}, {f('warm_vs_in_memory')} |"
+                       if "warm_seconds" in r else " |"))
     return head + "\n".join(body) + "\n"
 
 
