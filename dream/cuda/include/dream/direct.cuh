@@ -190,7 +190,7 @@ __device__ __forceinline__ int dream_lone_io(dream_rt_state *rt, bool active, co
         __threadfence_system();
     else
         __threadfence();
-    dream_count(rt->counters, DREAM_C_REQUESTS, 1);
+    dream_count(rt, DREAM_C_REQUESTS, 1);
     return status;
 }
 
@@ -208,7 +208,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     const uint32_t requests = __popc(todo);
     /* read now: after the fence it is a round trip to L2, which the warp
        waited for before its publish (0.13 us of a serial fault, H200) */
-    uint64_t *const counters = rt->counters;
+    unsigned long long *const counters = dream_counter_shard(rt->counters);
     while (todo) { /* todo is the group's: every lane takes the same turns */
         uint4 *to[DREAM_COPY_PAGES] = {};
         const uint4 *from[DREAM_COPY_PAGES] = {};

@@ -370,6 +370,25 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
     return -1;
 }
 
+/* What a fault uses of rt, read once at its start (dream_ring_of). rt's
+ * fields are set before a kernel and never change while it runs, but a
+ * read of one after any of the fault's atomics, acquires or fences is
+ * made again, an L2 round trip: reading them first made a serial fault
+ * 8.14-8.33 -> 7.87-7.99 us (H100). */
+struct dream_ring {
+    int32_t *ref;
+    uint64_t *owner;
+    uint32_t *loaded;
+    unsigned long long *at_home;  /* the faulting array's count (O7) */
+    unsigned long long *counters; /* this SM's shard */
+};
+
+__device__ __forceinline__ dream_ring dream_ring_of(const dream_rt_state *rt, uint32_t slot)
+{
+    return {rt->ref, rt->owner, rt->loaded, (unsigned long long *)&rt->arrays[slot].at_home,
+            dream_counter_shard(rt->counters)};
+}
+
 /* O7: locks frame f, the home of the page being loaded, if it holds no page
  * and no pin; else -1 (the caller takes a frame from the ring). Only in O6,
  * so the CAS is the acquire of the lock alone (for the owner check, I2): the
@@ -379,12 +398,12 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
  * serial fault's 8.5, H200). The CAS comes first: a home is nearly always
  * free when its page loads, and filtering on owner[f] and ref[f] first cost
  * a round trip (0.4 us, H100). */
-__device__ inline int dream_home_take(dream_rt_state *rt, uint32_t f)
+__device__ inline int dream_home_take(const dream_ring &r, uint32_t f)
 {
-    if (dream_cas_acquire(&rt->ref[f], 0, DREAM_REF_LOCKED) != 0)
+    if (dream_cas_acquire(&r.ref[f], 0, DREAM_REF_LOCKED) != 0)
         return -1;
-    if (rt->owner[f] != DREAM_OWNER_NONE) { /* owner[f] is written only under f's lock */
-        dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+    if (r.owner[f] != DREAM_OWNER_NONE) { /* owner[f] is written only under f's lock */
+        dream_add_release(&r.ref[f], -DREAM_REF_LOCKED);
         return -1;
     }
     return (int)f;
@@ -410,11 +429,12 @@ __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t
  * (with dream_access_pinned's `seen`, a serial fault 8.05-8.16 -> 7.79-7.85
  * us, H200). A launch that may evict reads the descriptor once it has a
  * frame from the ring, which may be the page's home by chance. */
-__device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ptr_abi &p, uint64_t page, bool &home)
+__device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ring &r, const dream_ptr_abi &p,
+                                                uint64_t page, bool &home)
 {
     const uint32_t h =
         p.home ? (uint32_t)((p.home - p.frames) >> p.page_shift) + (uint32_t)page : DREAM_FRAME_NONE;
-    int f = h != DREAM_FRAME_NONE ? dream_home_take(rt, h) : -1;
+    int f = h != DREAM_FRAME_NONE ? dream_home_take(r, h) : -1;
     if (f < 0)
         f = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
     home = f >= 0 && (p.home ? (uint32_t)f == h : dream_is_home(rt, p.slot, page, (uint32_t)f));
@@ -456,12 +476,12 @@ __device__ __forceinline__ uint64_t *dream_owner_pte(const dream_rt_state *rt, u
  * `keep` adds the leader's own pin: then a plain add suffices, since no one
  * can lock f again before that pin's release, which follows the entry the
  * leader published (O1). Without it the unlock itself is the release. */
-__device__ __forceinline__ void dream_unlock(dream_rt_state *rt, uint32_t f, bool keep)
+__device__ __forceinline__ void dream_unlock(int32_t *ref, uint32_t f, bool keep)
 {
     if (keep)
-        atomicAdd(&rt->ref[f], 1 - DREAM_REF_LOCKED);
+        atomicAdd(&ref[f], 1 - DREAM_REF_LOCKED);
     else
-        dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
+        dream_add_release(&ref[f], -DREAM_REF_LOCKED);
 }
 
 /* Frame f's address, from p's copy of the ring's base and page shift (kernel
@@ -672,7 +692,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     uint32_t where = DREAM_WAIT_PAGE;
     uint64_t t_wait = 0;
     const uint64_t t_start = need ? dream_now() : 0;
-    uint64_t *const counters = rt->counters; /* read now: after a fence it would be an L2 round trip */
+    const dream_ring r = dream_ring_of(rt, p.slot);
 
     while (dream_any(mask, !done)) {
         bool do_wb = false, do_rd = false, moved = false;
@@ -693,7 +713,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 if ((now & no_mark) == want) {
                     done = true;
                 } else if (now != e) {
-                    atomicSub(&rt->ref[frame], 1); /* the load failed: start over */
+                    atomicSub(&r.ref[frame], 1); /* the load failed: start over */
                     frame = -1;
                     moved = true;
                     e = now;
@@ -721,7 +741,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 }
                 if (claimed) {
                     /* in a launch that evicts, the ring's fence is O4's acquire */
-                    const int fr = dream_frame_take(rt, p, page, home);
+                    const int fr = dream_frame_take(rt, r, p, page, home);
                     if (fr < 0 && pre) { /* no free frame now: give the page back */
                         atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                         claimed = false;
@@ -733,8 +753,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                         frame = fr;
                         rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
                         do_rd = true;
-                        const uint64_t own = rt->owner[fr];
-                        rt->owner[fr] = dream_owner(p.slot, page);
+                        const uint64_t own = r.owner[fr];
+                        r.owner[fr] = dream_owner(p.slot, page);
                         if (own != DREAM_OWNER_NONE) {
                             vpte = dream_owner_pte(rt, own);
                             const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
@@ -795,11 +815,11 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     /* The victim's only current copy is the frame: keep it
                      * resident and dirty. After a timeout the request may
                      * still be in flight, so the frame stays locked. */
-                    rt->owner[frame] = dream_owner(wb.slot, wb.page);
+                    r.owner[frame] = dream_owner(wb.slot, wb.page);
                     if (s == DREAM_IO_ERROR) {
                         atomicExch((unsigned long long *)vpte, ve); /* VALID|frame|vg again */
                         dream_count_home(rt, wb.slot, wb.page, (uint32_t)frame, 1);
-                        dream_unlock(rt, (uint32_t)frame, false);
+                        dream_unlock(r.ref, (uint32_t)frame, false);
                     }
                     atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e)));
                     done = true;
@@ -819,20 +839,20 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                        unlock keeping our pin for the access (none ahead) */
                     atomicExch((unsigned long long *)pte,
                                dream_pte_loaded((uint32_t)frame, g) | (mark ? DREAM_PTE_MARK : 0u));
-                    rt->loaded[frame] = dream_ticks(); /* young (dream_ring_take) */
+                    r.loaded[frame] = dream_ticks(); /* young (dream_ring_take) */
                     if (home)
-                        atomicAdd((unsigned long long *)&rt->arrays[p.slot].at_home, 1ull);
-                    dream_unlock(rt, (uint32_t)frame, !pre);
+                        atomicAdd(r.at_home, 1ull);
+                    dream_unlock(r.ref, (uint32_t)frame, !pre);
                     loaded = true;
                     if (pre)
                         frame = -1;
                 } else {
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
-                    rt->owner[frame] = DREAM_OWNER_NONE;
+                    r.owner[frame] = DREAM_OWNER_NONE;
                     atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                     if (s == DREAM_IO_ERROR)
-                        dream_unlock(rt, (uint32_t)frame, false);
+                        dream_unlock(r.ref, (uint32_t)frame, false);
                     frame = -1;
                 }
                 done = true;
@@ -844,7 +864,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
         else if (!done && !dream_wait_step(rt, t_wait, where == DREAM_WAIT_FRAME ? DREAM_FRAME_BACKOFF : 64)) {
             dream_wait_failed(rt, where, p.slot, page);
             if (frame >= 0)
-                atomicSub(&rt->ref[frame], 1);
+                atomicSub(&r.ref[frame], 1);
             if (claimed) /* give the page back to whoever comes next */
                 atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e)));
             claimed = false;
@@ -857,16 +877,16 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     /* counted last, after every fence of the fault: each one waited for the
        counters' atomics before it (0.7 us of a serial fault) */
     if (loaded) {
-        dream_count(counters, DREAM_C_PAGES_IN, 1);
-        dream_count(counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
+        dream_count(r.counters, DREAM_C_PAGES_IN, 1);
+        dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << p.page_shift);
         if (pre)
-            dream_count(counters, gather ? DREAM_C_GATHERED : DREAM_C_AHEAD, 1);
+            dream_count(r.counters, gather ? DREAM_C_GATHERED : DREAM_C_AHEAD, 1);
     }
     if (need && !past) {
-        dream_count(counters, DREAM_C_FAULTS, 1);
+        dream_count(r.counters, DREAM_C_FAULTS, 1);
         if (!loaded && frame >= 0) /* served by another warp's load */
-            dream_count(counters, DREAM_C_COALESCED, 1);
-        dream_count(counters, DREAM_C_WAIT_NS, dream_now() - t_start);
+            dream_count(r.counters, DREAM_C_COALESCED, 1);
+        dream_count(r.counters, DREAM_C_WAIT_NS, dream_now() - t_start);
     }
     return frame;
 }

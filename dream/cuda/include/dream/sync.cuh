@@ -204,16 +204,21 @@ __device__ __forceinline__ void dream_fence_acquire()
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
-/* Adds v to counter c of the runtime's counters at `base` (rt->counters). */
-__device__ __forceinline__ void dream_count(uint64_t *base, int c, uint64_t v)
+/* This SM's shard of the runtime's counters at `base` (rt->counters). */
+__device__ __forceinline__ unsigned long long *dream_counter_shard(uint64_t *base)
 {
-    atomicAdd((unsigned long long *)base + (dream_smid() % DREAM_COUNTER_SHARDS) * DREAM_NCOUNTERS + c,
-              (unsigned long long)v);
+    return (unsigned long long *)base + (dream_smid() % DREAM_COUNTER_SHARDS) * DREAM_NCOUNTERS;
+}
+
+/* Adds v to counter c of a shard (dream_counter_shard). */
+__device__ __forceinline__ void dream_count(unsigned long long *shard, int c, uint64_t v)
+{
+    atomicAdd(shard + c, (unsigned long long)v);
 }
 
 __device__ __forceinline__ void dream_count(const dream_rt_state *rt, int c, uint64_t v)
 {
-    dream_count(rt->counters, c, v);
+    dream_count(dream_counter_shard(rt->counters), c, v);
 }
 
 /* Records an error; the first one keeps its details, later ones are counted. */
