@@ -371,10 +371,10 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
 }
 
 /* What a fault uses of rt, read once at its start (dream_ring_of). rt's
- * fields are set before a kernel and never change while it runs, but a
- * read of one after any of the fault's atomics, acquires or fences is
- * made again, an L2 round trip: reading them first made a serial fault
- * 8.14-8.33 -> 7.87-7.99 us (H100). */
+ * fields are set before a kernel and never change while it runs, but the
+ * compiler reads one again after each of the fault's atomics, acquires and
+ * fences, an L2 round trip each time: read first, a serial fault took
+ * 7.87-8.20 us against 8.12-8.35 (H100, bench/results-h100/session30). */
 struct dream_ring {
     int32_t *ref;
     uint64_t *owner;
