@@ -3,8 +3,11 @@ for 4 KiB pages; runtime/copier.py): it runs for the launches that may fault and
 not for launches whose arrays are all at home; dma="copy-engines" runs
 without it; an engine thread count it cannot hold is refused. The shared
 suite (test_core_gpu.py) runs both soft engines on it under pressure."""
+import time
+
 import numpy as np
 import pytest
+from numpy.random import default_rng  # at import: its first import after the tests above hung once (H100)
 
 import dream
 
@@ -66,3 +69,71 @@ def test_more_engine_threads_than_it_can_hold_are_refused(tmp_path):
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
     with pytest.raises(dream.ConfigError, match="takes an SM per engine thread"):
         runtime("softrnic", tmp_path, engine_threads=sms // 4 + 1)
+
+
+class _NoEngine:
+    """Stands in for a soft engine's switch (set_copier, use_copier): here
+    the test itself posts to the ring, as an engine thread would."""
+
+    def set_copier(self, rings, n, stream):
+        pass
+
+    def use_copier(self, on, timeout):
+        pass
+
+
+def test_batches_land_in_order_across_stages_and_the_ring_wrap():
+    """The copy kernel alone, its ring filled as copy_ring.h fills it. Each
+    round posts three batches at once (the first's end written last, so one
+    look finds all three): host A -> device B, then B -> device C, then C
+    -> host D, 700 descriptors each: 2,100, more than a stage of
+    descriptors (2,048), so the third batch crosses a stage's end. A batch
+    that ran before the one before it had landed would copy zeros. Four
+    rounds pass the ring's 4,096 slots twice; two copies a batch have
+    lengths that are not 16-byte multiples (the kernel's byte path)."""
+    import cupy
+    from dream.runtime.copier import CHUNK, SLOTS, STAGE, CopyKernel
+    from dream.runtime.pinned import PinnedBuffer
+    n, rounds = 700, 4
+    assert 3 * n > STAGE and rounds * 3 * n > 2 * SLOTS
+    nbytes = n * CHUNK
+    with dream.Runtime(backend="direct", gpu_memory="16MiB") as rt:
+        cp = CopyKernel(rt, _NoEngine(), 1, "DREAM_BACKEND_DIRECT")
+        a, d = PinnedBuffer(nbytes), PinnedBuffer(nbytes)
+        b, c = cupy.zeros(nbytes, np.uint8), cupy.zeros(nbytes, np.uint8)
+        ring = cp.mem.rings[0]
+        cp.start()
+        try:
+            end, batch = 0, 0
+            for rnd in range(rounds):
+                a.bytes[:] = default_rng(rnd).integers(0, 256, nbytes, dtype=np.uint8)
+                b.fill(0)
+                c.fill(0)
+                d.bytes[:] = 0
+                cupy.cuda.get_current_stream().synchronize()  # not the device's: the copy kernel runs on
+                lens = [CHUNK] * n
+                lens[7], lens[n - 1] = 100, 4001  # a short copy, and a last one not 16-byte long
+                ends = []
+                for src, dst, order in ((a.device_ptr, b.data.ptr, range(n)),
+                                        (b.data.ptr, c.data.ptr, range(n - 1, -1, -1)),
+                                        (c.data.ptr, d.device_ptr, range(n))):
+                    # the middle batch lists its chunks backwards: each is then copied by
+                    # another warp than in the batches before and after it
+                    for j, i in enumerate(order):
+                        desc = ring["desc"][(end + j) % SLOTS]
+                        desc["src"], desc["dst"], desc["len"] = src + i * CHUNK, dst + i * CHUNK, lens[i]
+                    end += n
+                    ends.append(end)
+                for k in (2, 1, 0):  # the first batch's end last: one look finds all three
+                    ring["ends"][(batch + k) % len(ring["ends"])] = ends[k]
+                batch += 3
+                ring["posted"] = batch
+                deadline = time.monotonic() + 10
+                while int(ring["consumed"]) != end:
+                    assert time.monotonic() < deadline, (rnd, int(ring["consumed"]), end)
+                    time.sleep(1e-4)
+                want = np.concatenate([a.bytes[i * CHUNK:i * CHUNK + ln] for i, ln in enumerate(lens)])
+                got = np.concatenate([d.bytes[i * CHUNK:i * CHUNK + ln] for i, ln in enumerate(lens)])
+                np.testing.assert_array_equal(got, want, err_msg=f"round {rnd}")
+        finally:
+            cp.stop()
