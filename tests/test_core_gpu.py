@@ -823,6 +823,13 @@ def test_out_of_bounds_raises_named_error(make_rt):
         assert a.slot in rt._at_home()   # now the resident build (fault.cuh, O7) runs: its check too
         with pytest.raises(dream.OutOfBoundsError, match=r"index 1000 .*block \(1, 0, 0\) thread \(5, 0, 0\)"):
             k(2, 32, (a, np.int64(1000)))
+        with pytest.raises(dream.OutOfBoundsError, match="index -1 "):
+            k(2, 32, (a, np.int64(-1)))
+        # four threads fail together: one of them is named, whole
+        with pytest.raises(dream.OutOfBoundsError, match=r"block \(1, [01], 0\) thread \(5, [01], 0\)"):
+            k((2, 2), (32, 2), (a, np.int64(1000)))
+        k(2, 32, (a, np.int64(998)))  # and the record was cleared
+        assert a.to_numpy()[998] == 1.0
 
 
 def test_element_type_mismatch(make_rt):

@@ -20,6 +20,8 @@ PYBIND11_MODULE(_abi, m)
     STRUCT(dream_error, FIELD(dream_error, code); FIELD(dream_error, count); FIELD(dream_error, slot);
            FIELD(dream_error, where); FIELD(dream_error, index); FIELD(dream_error, page);
            FIELD(dream_error, block); FIELD(dream_error, thread); FIELD(dream_error, detail));
+    STRUCT(dream_resident_fail, FIELD(dream_resident_fail, index); FIELD(dream_resident_fail, where);
+           FIELD(dream_resident_fail, type); FIELD(dream_resident_fail, pad));
     STRUCT(dream_rt_state, FIELD(dream_rt_state, frames); FIELD(dream_rt_state, ref);
            FIELD(dream_rt_state, owner); FIELD(dream_rt_state, dirty); FIELD(dream_rt_state, loaded);
            FIELD(dream_rt_state, arrays);
@@ -51,6 +53,7 @@ PYBIND11_MODULE(_abi, m)
     CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
     CONST(DREAM_ERR_NONE); CONST(DREAM_ERR_BOUNDS); CONST(DREAM_ERR_TYPE);
     CONST(DREAM_ERR_TIMEOUT); CONST(DREAM_ERR_TRANSPORT); CONST(DREAM_ERR_PROTOCOL);
+    CONST(DREAM_RFAIL_THREAD_SHIFT); CONST(DREAM_RFAIL_BLOCK_SHIFT); CONST(DREAM_RFAIL_BLOCK_MAX);
     CONST(DREAM_WAIT_NONE); CONST(DREAM_WAIT_PAGE); CONST(DREAM_WAIT_FRAME);
     CONST(DREAM_WAIT_QUEUE); CONST(DREAM_WAIT_COMPLETION);
     CONST(DREAM_C_FAULTS); CONST(DREAM_C_PAGES_IN); CONST(DREAM_C_EVICTIONS);

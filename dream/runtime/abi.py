@@ -15,6 +15,31 @@ ERROR = np.dtype([
     ("block", "<u4", (3,)), ("thread", "<u4", (3,)), ("detail", "<u4", (4,)),
 ])
 
+RESIDENT_FAIL = np.dtype([("index", "<u8"), ("where", "<u8"), ("type", "<u8"), ("pad", "<u8")])
+RESIDENT_FAIL_SYMBOL = "dream_resident_failure"  # fault.cuh: the variable of a resident build's module
+RFAIL_THREAD_SHIFT, RFAIL_BLOCK_SHIFT, RFAIL_BLOCK_MAX = 23, 33, 0x7FFFFFFE
+
+
+def resident_failure(raw: bytes, grid, block):
+    """What a resident build recorded (RESIDENT_FAIL bytes) in a launch of
+    `grid` x `block`: None; (ERR_TYPE, slot, sizeof(T)); or (ERR_BOUNDS,
+    slot, index, block, thread), block and thread as (x, y, z), block None
+    where it lies past RFAIL_BLOCK_MAX. A wrong type is told first: every
+    access through that dream_ptr failed."""
+    r = np.frombuffer(raw, dtype=RESIDENT_FAIL)[0]
+    t, w = int(r["type"]), int(r["where"])
+    if t:
+        return ERR_TYPE, t & 0xFFFFFFFF, t >> 32
+    if not w:
+        return None
+    slot = w & ((1 << RFAIL_THREAD_SHIFT) - 1)
+    thread = w >> RFAIL_THREAD_SHIFT & ((1 << (RFAIL_BLOCK_SHIFT - RFAIL_THREAD_SHIFT)) - 1)
+    blk = (w >> RFAIL_BLOCK_SHIFT) - 1
+    return (ERR_BOUNDS, slot, int(r["index"]),
+            None if blk == RFAIL_BLOCK_MAX else (blk % grid[0], blk // grid[0] % grid[1], blk // (grid[0] * grid[1])),
+            (thread % block[0], thread // block[0] % block[1], thread // (block[0] * block[1])))
+
+
 RT_STATE = np.dtype([
     ("frames", "<u8"), ("ref", "<u8"), ("owner", "<u8"), ("dirty", "<u8"), ("loaded", "<u8"),
     ("arrays", "<u8"), ("counters", "<u8"), ("error", "<u8"), ("transport", "<u8"),
@@ -79,7 +104,8 @@ def constants() -> dict:
         "DREAM_OWNER_PAGE_BITS": OWNER_PAGE_BITS, "DREAM_MAX_SLOTS": MAX_SLOTS,
         "DREAM_ERR_NONE": ERR_NONE, "DREAM_ERR_BOUNDS": ERR_BOUNDS, "DREAM_ERR_TYPE": ERR_TYPE,
         "DREAM_ERR_TIMEOUT": ERR_TIMEOUT, "DREAM_ERR_TRANSPORT": ERR_TRANSPORT,
-        "DREAM_ERR_PROTOCOL": ERR_PROTOCOL,
+        "DREAM_ERR_PROTOCOL": ERR_PROTOCOL, "DREAM_RFAIL_THREAD_SHIFT": RFAIL_THREAD_SHIFT,
+        "DREAM_RFAIL_BLOCK_SHIFT": RFAIL_BLOCK_SHIFT, "DREAM_RFAIL_BLOCK_MAX": RFAIL_BLOCK_MAX,
         "DREAM_WAIT_NONE": WAIT_NONE, "DREAM_WAIT_PAGE": WAIT_PAGE,
         "DREAM_WAIT_FRAME": WAIT_FRAME, "DREAM_WAIT_QUEUE": WAIT_QUEUE,
         "DREAM_WAIT_COMPLETION": WAIT_COMPLETION,

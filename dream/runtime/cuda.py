@@ -91,6 +91,16 @@ class Module:
         from cuda.bindings import driver
         return check(driver.cuModuleGetFunction(self._mod, name.encode()), f"kernel {name}")
 
+    def global_ptr(self, name: str):
+        """The device address of the module's variable `name`, None where it
+        has none (a kernel that makes no dream access keeps none)."""
+        from cuda.bindings import driver
+        err, ptr, _ = driver.cuModuleGetGlobal(self._mod, name.encode())
+        if err == driver.CUresult.CUDA_ERROR_NOT_FOUND:
+            return None
+        check((err,), f"cuModuleGetGlobal {name}")
+        return int(ptr)
+
     def unload(self):
         from cuda.bindings import driver
         if self._mod is not None:

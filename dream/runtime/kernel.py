@@ -71,6 +71,7 @@ class Kernel:
         self.rt = rt
         self.name = name
         self._source, self._options = source, tuple(options)
+        self._records = {}   # a resident build's function -> the address of its dream_resident_failure
         self._builds = {None: self._build(None)}   # register cap (None: none) -> its builds
         self._block_most = {}                       # register cap -> _most
         self._params = param_layout(self._builds[None][False])
@@ -99,7 +100,11 @@ class Kernel:
     def _compile(self, options, resident: bool):
         image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
                                      (self.rt._backend.define,), options, f"{self.name}.cu", resident)
-        return self.rt._load(image).function(lowered[self.name])
+        module = self.rt._load(image)
+        func = module.function(lowered[self.name])
+        if resident:
+            self._records[int(func)] = module.global_ptr(abi.RESIDENT_FAIL_SYMBOL)
+        return func
 
     def _most(self, cap) -> int:
         """The most threads a block of build `cap` may have."""
@@ -137,10 +142,12 @@ class Kernel:
         funcs = self._funcs(block[0] * block[1] * block[2])
         warps = -(-block[0] * block[1] * block[2] // 32) * self.resident_blocks(grid, block, shared_mem)
         packed, resident = self._pack(args, warps)
+        func = funcs[resident]
         try:
-            self.rt._launch(funcs[resident], grid, block, packed,
+            self.rt._launch(func, grid, block, packed,
                             [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
-                            transport=not resident)  # the resident build makes no requests
+                            transport=not resident,  # the resident build makes no requests
+                            record=self._records.get(int(func)) if resident else None)
         finally:
             if not resident:   # its loads (and evictions) change which arrays are at home
                 self.rt._forget_homes()

@@ -21,6 +21,12 @@ _MIN_PAGE, _MAX_PAGE = 4 << 10, 16 << 20
 FRAME_ALIGN = 4 << 10   # the frame ring's start: an NVMe controller page
 
 
+def _array_name(arrays: dict, slot: int) -> str:
+    """How an error names the array of `slot`."""
+    arr = arrays.get(slot)
+    return f"array {arr.name!r} (shape {arr.shape}, {arr.dtype})" if arr else f"array slot {slot}"
+
+
 class Runtime:
     """dream.Runtime(backend="direct", page_size="4KiB", gpu_memory="1GiB", device=0)
 
@@ -272,7 +278,9 @@ class Runtime:
         self._check_open()
         return Kernel(self, source, name, options)
 
-    def _launch(self, func, grid, block, params, offsets, shared, what, transport=True):
+    def _launch(self, func, grid, block, params, offsets, shared, what, transport=True, record=None):
+        """`record`: the address of a resident build's dream_resident_failure
+        (kernel.py), read after the launch."""
         self._check_open()
         self._backend.before_launch()
         copier = self._backend.copier if transport else None
@@ -285,6 +293,33 @@ class Runtime:
                 copier.stop()
             raise
         self._finish(what)
+        if record is not None:
+            self._resident_failure(record, grid, block, what)
+
+    def _resident_failure(self, record: int, grid, block, what: str):
+        """Raises the failed access a resident build recorded (abi.h
+        dream_resident_fail), and clears the record."""
+        import cupy
+        rt = cupy.cuda.runtime
+        raw = np.zeros(abi.RESIDENT_FAIL.itemsize, dtype=np.uint8)
+        rt.memcpy(raw.ctypes.data, record, raw.size, rt.memcpyDeviceToHost)
+        f = abi.resident_failure(raw.tobytes(), grid, block)
+        if f is None:
+            return
+        rt.memset(record, 0, raw.size)
+        if f[0] == abi.ERR_TYPE:
+            _, slot, size = f
+            arr = self._arrays.get(slot)
+            raise ElementTypeError(f"{what}: dream_ptr<T> with sizeof(T) = {size} used for "
+                                   f"{_array_name(self._arrays, slot)} whose elements are "
+                                   f"{arr.dtype.itemsize if arr else '?'} bytes, in every access through it")
+        _, slot, index, blk, thread = f
+        e = np.zeros((), dtype=abi.ERROR)
+        e["code"], e["count"], e["slot"], e["index"], e["thread"] = abi.ERR_BOUNDS, 1, slot, index, thread
+        if blk is not None:
+            e["block"] = blk
+        raise self._device_error(e, what, None if blk is not None else
+                                 f"a block past linear block {abi.RFAIL_BLOCK_MAX:,}, thread {thread}")
 
     def _finish(self, what: str):
         try:
@@ -315,11 +350,12 @@ class Runtime:
                 self._closed = f"a wait timed out in {what}; close it and start a new Runtime"
             raise exc
 
-    def _device_error(self, e, what: str) -> DeviceError:
+    def _device_error(self, e, what: str, at: str | None = None) -> DeviceError:
+        """The exception for device error record `e` (abi.ERROR); `at`: where,
+        if not its block and thread."""
         arr = self._arrays.get(int(e["slot"]))
-        aname = (f"array {arr.name!r} (shape {arr.shape}, {arr.dtype})" if arr
-                 else f"array slot {int(e['slot'])}")
-        at = f"block {tuple(int(x) for x in e['block'])} thread {tuple(int(x) for x in e['thread'])}"
+        aname = _array_name(self._arrays, int(e["slot"]))
+        at = at or f"block {tuple(int(x) for x in e['block'])} thread {tuple(int(x) for x in e['thread'])}"
         more = int(e["count"]) - 1
         tail = f"; {more} more error(s) in this launch" if more > 0 else ""
         code = int(e["code"])

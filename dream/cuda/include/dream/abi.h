@@ -123,6 +123,23 @@ typedef struct dream_error {
     uint32_t detail[4]; /* transport: status/syndrome, queue, slot/wqe index, opcode */
 } dream_error;
 
+/* The resident build's records of failed accesses (fault.cuh,
+ * dream_access_ok): the variable dream_resident_failure of the kernel's own
+ * module, zero until an access fails, read and cleared by the host after
+ * the launch. `index` and `where` are written by one 16-byte store (a wrong
+ * index), `type` by one 8-byte store (a wrong element type); of threads
+ * failing together, the last store stands. */
+typedef struct dream_resident_fail {
+    uint64_t index; /* the element index */
+    uint64_t where; /* slot | thread << DREAM_RFAIL_THREAD_SHIFT | (block + 1) << DREAM_RFAIL_BLOCK_SHIFT:
+                       thread linear in its block, block linear in the grid (at most DREAM_RFAIL_BLOCK_MAX) */
+    uint64_t type;  /* slot | sizeof(T) << 32 */
+    uint64_t pad;
+} dream_resident_fail;
+#define DREAM_RFAIL_THREAD_SHIFT 23
+#define DREAM_RFAIL_BLOCK_SHIFT 33
+#define DREAM_RFAIL_BLOCK_MAX 0x7FFFFFFEull /* a later block is recorded as this one */
+
 typedef struct dream_rt_state {
     uint8_t *frames;          /* nframes << page_shift bytes */
     int32_t *ref;             /* per frame */
@@ -230,6 +247,13 @@ DREAM_STATIC_ASSERT(sizeof(dream_error) == 72, "dream_error");
 DREAM_CHECK_OFFSET(dream_error, index, 16);
 DREAM_CHECK_OFFSET(dream_error, block, 32);
 DREAM_CHECK_OFFSET(dream_error, detail, 56);
+DREAM_STATIC_ASSERT(sizeof(dream_resident_fail) == 32, "dream_resident_fail");
+DREAM_CHECK_OFFSET(dream_resident_fail, where, 8); /* index and where: one 16-byte store */
+DREAM_CHECK_OFFSET(dream_resident_fail, type, 16);
+DREAM_STATIC_ASSERT(DREAM_RFAIL_THREAD_SHIFT >= 23 && (1u << 23) >= DREAM_MAX_SLOTS &&
+                        DREAM_RFAIL_BLOCK_SHIFT - DREAM_RFAIL_THREAD_SHIFT == 10 &&
+                        (DREAM_RFAIL_BLOCK_MAX + 1) >> (64 - DREAM_RFAIL_BLOCK_SHIFT) == 0,
+                    "slot, thread (1024 a block) and block + 1 fill `where`");
 DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 112, "dream_rt_state");
 DREAM_CHECK_OFFSET(dream_rt_state, loaded, 32);
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 72);

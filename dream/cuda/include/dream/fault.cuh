@@ -176,10 +176,11 @@
  *       every entry was VALID at home before the kernel began (the kernel
  *       boundary orders the data), and nothing leaves VALID while it
  *       runs. A write marks its frame dirty once per thread and page (its
- *       hint). The resident build keeps no warp collective inline (its one
- *       slow path, dream_access_failed, reports a wrong index or type), so
- *       the compiler may unroll a user's loop; its slow paths are capped at
- *       fewer registers (compile.py), the kernel's count being theirs too.
+ *       hint). The resident build keeps no call, atomic or warp collective
+ *       inline (a wrong index or type is recorded by one plain store:
+ *       dream_access_ok), so the compiler may unroll a user's loop; its
+ *       slow paths are capped at fewer registers (compile.py), the kernel's
+ *       count being theirs too.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -1091,13 +1092,40 @@ __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, ui
 }
 #endif
 
+#ifdef DREAM_RESIDENT_KERNEL
+/* The resident build records a failed access with one plain store (abi.h
+ * dream_resident_fail) into this variable of the kernel's own module, which
+ * the host reads after the launch. A call, an atomic or inline assembly in
+ * the failure path, as dream_access_failed has, keeps the compiler from
+ * unrolling the user's loop and from reusing a value loaded the iteration
+ * before, and so does a second store on the same path; one store does
+ * neither (CC's hook in the resident build, Kronecker 22, H100: 77-80 ->
+ * 72-74 ms; bench/results-h100/session31). Threads failing together
+ * overwrite each other's record. A 16-byte store is written whole by the
+ * GPUs dream runs on, though PTX does not promise it: two threads' halves
+ * would pair one's index with the other's array, thread and block. */
+__device__ ulonglong2 dream_resident_failure[2];
+#endif
+
 /* Whether element i is in p's bounds and of its type T; else records which
- * (dream_access_failed). */
+ * (dream_access_failed, or in the resident build dream_resident_failure). */
 template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_ptr_abi &p, uint64_t i)
 {
     if (sizeof(T) == p.elem_size && i < p.n)
         return true;
+#ifdef DREAM_RESIDENT_KERNEL
+    if (sizeof(T) != p.elem_size) {
+        dream_resident_failure[1].x = p.slot | (uint64_t)sizeof(T) << 32;
+    } else {
+        const uint64_t block = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
+        const uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+        dream_resident_failure[0] =
+            make_ulonglong2(i, p.slot | (uint64_t)thread << DREAM_RFAIL_THREAD_SHIFT |
+                                   (min(block, DREAM_RFAIL_BLOCK_MAX) + 1) << DREAM_RFAIL_BLOCK_SHIFT);
+    }
+#else
     dream_access_failed(p, i, sizeof(T));
+#endif
     return false;
 }
 
