@@ -24,7 +24,7 @@ def resident_failure(raw: bytes, grid, block):
     """What a resident build recorded (RESIDENT_FAIL bytes) in a launch of
     `grid` x `block`: None; (ERR_TYPE, slot, sizeof(T)); or (ERR_BOUNDS,
     slot, index, block, thread), block and thread as (x, y, z), block None
-    where it lies past RFAIL_BLOCK_MAX. A wrong type is told first: every
+    where it lies at or past RFAIL_BLOCK_MAX. A wrong type is told first: every
     access through that dream_ptr failed."""
     r = np.frombuffer(raw, dtype=RESIDENT_FAIL)[0]
     t, w = int(r["type"]), int(r["where"])

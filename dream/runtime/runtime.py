@@ -319,7 +319,7 @@ class Runtime:
         if blk is not None:
             e["block"] = blk
         raise self._device_error(e, what, None if blk is not None else
-                                 f"a block past linear block {abi.RFAIL_BLOCK_MAX:,}, thread {thread}")
+                                 f"a block at or past linear block {abi.RFAIL_BLOCK_MAX:,}, thread {thread}")
 
     def _finish(self, what: str):
         try:

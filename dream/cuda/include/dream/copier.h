@@ -19,9 +19,9 @@
  *     rewritten holds the end of batch b - BATCHES, which is no larger, as
  *     no batch is empty. Then a system-scope acquire fence, and the
  *     descriptors (system-scope loads); it copies each batch found, in
- *     order: every thread fences (system scope) after its copies and the
- *     block syncs before the next batch; then consumed = the last end. So a
- *     batch runs only after every earlier batch has landed, and copies
+ *     order: every thread that copied fences (system scope) after its
+ *     copies and the block syncs before the next batch; then consumed = the
+ *     last end. So a batch runs only after every earlier batch has landed, and copies
  *     inside a batch run in any order: "data batch, then completion batch"
  *     writes each completion after its data, as a stream does on the copy
  *     engines.
