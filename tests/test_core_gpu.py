@@ -832,6 +832,22 @@ def test_out_of_bounds_raises_named_error(make_rt):
         assert a.to_numpy()[998] == 1.0
 
 
+def test_out_of_bounds_in_a_kernel_compiled_whole(make_rt):
+    # __launch_bounds__ compiles the kernel as one module (compile.py): the
+    # resident build's record is that module's own variable
+    src = r'''extern "C" __global__ void __launch_bounds__(64) oob(dream_ptr<float> a, long long i) {
+        if (threadIdx.x == 7 && blockIdx.x == 2) a[i] = 1.0f; }'''
+    with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
+        a = rt.array(np.arange(1000, dtype=np.float32), name="whole")
+        k = rt.kernel(src, "oob")
+        k(3, 64, (a, np.int64(3)))
+        assert a.slot in rt._at_home()
+        with pytest.raises(dream.OutOfBoundsError, match=r"index 1000 .*'whole'.*block \(2, 0, 0\) thread \(7, 0, 0\)"):
+            k(3, 64, (a, np.int64(1000)))
+        k(3, 64, (a, np.int64(5)))
+        np.testing.assert_array_equal(a.to_numpy()[:6], [0, 1, 2, 1, 4, 1])
+
+
 def test_element_type_mismatch(make_rt):
     src = r'''extern "C" __global__ void wrong(dream_ptr<double> a, double *out) { *out = a[0]; }
     extern "C" __global__ void right(dream_ptr<float> a, double *out) { *out = a[0]; }'''

@@ -147,7 +147,7 @@ class Kernel:
             self.rt._launch(func, grid, block, packed,
                             [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
                             transport=not resident,  # the resident build makes no requests
-                            record=self._records.get(int(func)) if resident else None)
+                            record=self._records.get(int(func)))
         finally:
             if not resident:   # its loads (and evictions) change which arrays are at home
                 self.rt._forget_homes()

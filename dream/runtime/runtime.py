@@ -286,6 +286,9 @@ class Runtime:
         copier = self._backend.copier if transport else None
         if copier is not None:  # resident before the kernel can fill the GPU
             copier.start()
+        if record is not None:  # a record left by a launch whose _finish raised
+            import cupy
+            cupy.cuda.runtime.memsetAsync(record, 0, abi.RESIDENT_FAIL.itemsize, self._stream.ptr)
         try:
             launch(func, grid, block, params, offsets, self._stream.ptr, shared)
         except BaseException:
@@ -294,32 +297,36 @@ class Runtime:
             raise
         self._finish(what)
         if record is not None:
-            self._resident_failure(record, grid, block, what)
+            f = self._resident_failure(record, grid, block)
+            if f is not None:
+                raise self._resident_error(f, what)
 
-    def _resident_failure(self, record: int, grid, block, what: str):
-        """Raises the failed access a resident build recorded (abi.h
-        dream_resident_fail), and clears the record."""
+    @staticmethod
+    def _resident_failure(record: int, grid, block):
+        """The failed access a resident build recorded (abi.h
+        dream_resident_fail) in a launch of grid x block, decoded by
+        abi.resident_failure; the record is cleared before each resident launch."""
         import cupy
         rt = cupy.cuda.runtime
         raw = np.zeros(abi.RESIDENT_FAIL.itemsize, dtype=np.uint8)
         rt.memcpy(raw.ctypes.data, record, raw.size, rt.memcpyDeviceToHost)
-        f = abi.resident_failure(raw.tobytes(), grid, block)
-        if f is None:
-            return
-        rt.memset(record, 0, raw.size)
-        if f[0] == abi.ERR_TYPE:
-            _, slot, size = f
-            arr = self._arrays.get(slot)
-            raise ElementTypeError(f"{what}: dream_ptr<T> with sizeof(T) = {size} used for "
-                                   f"{_array_name(self._arrays, slot)} whose elements are "
-                                   f"{arr.dtype.itemsize if arr else '?'} bytes, in every access through it")
-        _, slot, index, blk, thread = f
+        return abi.resident_failure(raw.tobytes(), grid, block)
+
+    def _resident_error(self, f, what: str) -> DeviceError:
+        """The exception for resident failure `f` (abi.resident_failure),
+        through the general build's error record and its messages."""
         e = np.zeros((), dtype=abi.ERROR)
-        e["code"], e["count"], e["slot"], e["index"], e["thread"] = abi.ERR_BOUNDS, 1, slot, index, thread
-        if blk is not None:
-            e["block"] = blk
-        raise self._device_error(e, what, None if blk is not None else
-                                 f"a block at or past linear block {abi.RFAIL_BLOCK_MAX:,}, thread {thread}")
+        e["code"], e["count"], e["slot"] = f[0], 1, f[1]
+        if f[0] == abi.ERR_TYPE:
+            arr = self._arrays.get(f[1])
+            e["detail"][0], e["detail"][1] = f[2], arr.dtype.itemsize if arr else 0
+            return self._device_error(e, what, "every access through it (its thread is not recorded)")
+        _, _, e["index"], blk, e["thread"] = f
+        if blk is None:
+            return self._device_error(e, what, f"a block at or past linear block {abi.RFAIL_BLOCK_MAX:,}, "
+                                               f"thread {tuple(int(x) for x in e['thread'])}")
+        e["block"] = blk
+        return self._device_error(e, what)
 
     def _finish(self, what: str):
         try:

@@ -179,8 +179,11 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                    has nothing to order) */
                 if (copied)
                     __threadfence_system();
+                /* read before the barrier: after the last one of a look,
+                   warp 0 writes the next look's s_ends */
+                const bool batch_ends = to == s_ends[b];
                 __syncthreads();
-                if (to == s_ends[b])
+                if (batch_ends)
                     b++;
                 from = to;
             }
