@@ -20,7 +20,7 @@ import numpy as np
 from . import abi
 from .array import DreamArray
 from .compile import FAULT_REGISTERS, link_kernel, own_budget, register_cap
-from .cuda import func_registers, launch, max_block_threads, max_blocks_per_sm, param_layout
+from .cuda import func_registers, max_block_threads, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
 
