@@ -1119,14 +1119,22 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
-/* O8: `v` with an offset of 0 that the compiler cannot see, made from every
- * bit of `w` (as dream_after's; `page_shift` < 64): an address from it
- * issues only once w has returned (the queue's slots, serve.cuh). */
-template <class P> __device__ __forceinline__ P *dream_after_word(P *v, uint64_t w, uint32_t page_shift)
+/* O5 (and O8, the queue's slots): q, at an address that depends on every word of the element's bits b,
+ * so that a load from it issues only once all of b has returned: q + (w &
+ * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
+ * and the and in asm, which no compiler folds. */
+template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
+                                                                          uint32_t page_shift)
 {
-    uint32_t z;
-    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"((uint32_t)w | (uint32_t)(w >> 32)), "r"(page_shift >> 6));
-    return v + z;
+    uint32_t w, z;
+    if constexpr (sizeof(B) == 16)
+        w = b.x | b.y | b.z | b.w;
+    else if constexpr (sizeof(B) == 8)
+        w = (uint32_t)b | (uint32_t)(b >> 32);
+    else
+        w = (uint32_t)b;
+    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
+    return q + z;
 }
 
 #ifdef DREAM_SERVED_KERNEL
@@ -1145,7 +1153,9 @@ __device__ __forceinline__ void dream_serve_post(const dream_ptr_abi &p, uint64_
             dream_wait_failed(rt, DREAM_WAIT_QUEUE, p.slot, page);
             return;
         }
-    dream_serve_req *r = dream_after_word((dream_serve_req *)((uint64_t *)(q + 1) + n) + t % n, s, p.page_shift);
+    /* its address depends on s: written after the server's release of the slot (O8) */
+    dream_serve_req *r = (dream_serve_req *)dream_after(
+        (const uint64_t *)((dream_serve_req *)((uint64_t *)(q + 1) + n) + t % n), s, p.page_shift);
     r->what = dream_owner(p.slot, page);
     r->prev = prev;
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(seq), "l"(t + 1) : "memory");
@@ -1161,7 +1171,7 @@ __device__ __forceinline__ uint64_t dream_served_entry(const dream_ptr_abi &p, u
     dream_rt_state *rt = p.rt;
     uint64_t *pte = p.pte + page;
     bool asked = false;
-    uint64_t t0 = 0, head = dream_ld_relaxed(&rt->serve->head);
+    uint64_t t0 = 0, head = 0;
     for (;;) {
         if (dream_pte_state(e) == DREAM_PTE_VALID) {
             /* the first page of a read-ahead window: the access that clears
@@ -1178,14 +1188,14 @@ __device__ __forceinline__ uint64_t dream_served_entry(const dream_ptr_abi &p, u
             dream_serve_post(p, page, prev);
             asked = true;
         }
+        if (t0 == 0) /* the servers' tickets as this wait starts (used only at its end) */
+            head = dream_ld_relaxed(&rt->serve->head);
         if (!dream_wait_step(rt, t0)) {
             /* no bound while the servers take new tickets: they are alive */
-            const uint64_t h = dream_ld_relaxed(&rt->serve->head);
-            if (dream_load_u32(&rt->abort) || h == head) {
+            if (dream_load_u32(&rt->abort) || dream_ld_relaxed(&rt->serve->head) == head) {
                 dream_wait_failed(rt, DREAM_WAIT_SERVER, p.slot, page);
                 return 0;
             }
-            head = h;
             t0 = 0;
         }
         e = dream_ld_relaxed(pte);
@@ -1385,24 +1395,6 @@ template <class B> __device__ __forceinline__ B dream_ld_frame(const B *q)
                      : "memory");
     }
     return b;
-}
-
-/* O5: q, at an address that depends on every word of the element's bits b,
- * so that a load from it issues only once all of b has returned: q + (w &
- * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
- * and the and in asm, which no compiler folds. */
-template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
-                                                                          uint32_t page_shift)
-{
-    uint32_t w, z;
-    if constexpr (sizeof(B) == 16)
-        w = b.x | b.y | b.z | b.w;
-    else if constexpr (sizeof(B) == 8)
-        w = (uint32_t)b | (uint32_t)(b >> 32);
-    else
-        w = (uint32_t)b;
-    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
-    return q + z;
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the

@@ -80,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(DREAM_SERVE_THREADS)
             if (!leave) {
                 /* the request's address depends on s: read after the
                    requester's release of it (O8) */
-                const uint64_t *r = (const uint64_t *)dream_after_word(reqs + t % n, s, rt->page_shift);
+                const uint64_t *r = dream_after((const uint64_t *)(reqs + t % n), s, rt->page_shift);
                 what = dream_ld_relaxed(r);
                 prev = dream_ld_relaxed(r + 1);
                 asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(seq), "l"(t + n) : "memory");
