@@ -9,8 +9,7 @@ from mirrors import assert_constants_mirror, assert_struct_mirrors
 MIRRORS = {"dream_array_desc": abi.ARRAY_DESC, "dream_error": abi.ERROR,
            "dream_resident_fail": abi.RESIDENT_FAIL,
            "dream_rt_state": abi.RT_STATE, "dream_ptr_abi": abi.PTR,
-           "dream_hint": abi.HINT, "dream_ptr_arg": abi.PTR_ARG,
-           "dream_serve_queue": abi.SERVE_QUEUE, "dream_serve_req": abi.SERVE_REQ}
+           "dream_hint": abi.HINT, "dream_ptr_arg": abi.PTR_ARG}
 
 
 @pytest.mark.parametrize("cname", sorted(MIRRORS))

@@ -217,20 +217,6 @@ def test_resident_build_keeps_no_warp_collective_inline(backend):
     assert body[True].count("[dream_resident_failure]") >= 2
 
 
-@pytest.mark.parametrize("backend", sorted(all_backends()))
-def test_served_build_calls_no_fault_path(backend):
-    # fault.cuh O8: the served build's misses are waited for inline, with no
-    # call to the slow path (a call, even never taken, cost CC's first hook
-    # half its time) and no warp collective; a failed check is its one call
-    define = all_backends()[backend].define
-    ptx = compile_source(ROW_LOOP, ("rows",), "compute_90",
-                         (define, "DREAM_FAULT_LINKED", "DREAM_SERVED_KERNEL"), ("-rdc=true",))[0].decode()
-    body = ptx[ptx.index(".entry rows"):]
-    assert not any(c in body for c in COLLECTIVES)
-    assert set(re.findall(r"call\.uni[^\n]*\n\s*(\w+)", body)) == {"_Z19dream_access_failed13dream_ptr_abiyj"}
-    assert "dream_fault" not in body
-
-
 MIN_MAX = r'''
 extern "C" __global__ void lows(dream_ptr<int> a, dream_ptr<unsigned int> b, dream_ptr<long long> c,
                                 dream_ptr<unsigned long long> d, dream_ptr<float> f, unsigned long long n) {

@@ -92,15 +92,3 @@ def test_queue_placements():
     assert placement("gpu") == ("gpu", "gpu") and placement("host") == ("host", "host")
     with pytest.raises(dream.ConfigError, match="queue_memory='disk': one of 'gpu', 'host', 'split'"):
         placement("disk")
-
-
-@pytest.mark.parametrize("n", [0, -4, 1.5, True, 32 * 132 + 1])
-def test_fault_servers_refused(n):
-    from dream.runtime.serve import check_servers
-    with pytest.raises(dream.ConfigError, match=f"fault_servers={n!r}: a number of warps from 1 to 4224"):
-        check_servers(n, 132)
-
-
-def test_fault_servers_default_and_given():
-    from dream.runtime.serve import check_servers
-    assert check_servers(None, 132) == 264 and check_servers(np.int64(8), 132) == 8

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from dream import _abi
-from dream.runtime import copier, daemon
+from dream.runtime import copier
 from mirrors import assert_constants_mirror, assert_struct_mirrors
 from test_softrnic_engine import PAGE, Setup
 
 MIRRORS = {"dream_copy_desc": copier.COPY_DESC, "dream_copy_ring": copier.COPY_RING,
-           "dream_daemon_ctl": daemon.DAEMON_CTL}
+           "dream_copier_ctl": copier.COPIER_CTL}
 
 
 @pytest.mark.parametrize("cname", sorted(MIRRORS))
@@ -36,7 +36,7 @@ class StandIn(threading.Thread):
 
     def __init__(self, mem, n, pause=0.0):
         super().__init__(daemon=True)
-        self.rings = mem[daemon.DAEMON_CTL.itemsize:].view(copier.COPY_RING)[:n]
+        self.rings = mem[copier.COPIER_CTL.itemsize:].view(copier.COPY_RING)[:n]
         self.pause = pause
         self.batch = [int(r["posted"]) for r in self.rings]
         self.next = [int(r["ends"][(b - 1) % copier.BATCHES]) if b else 0
@@ -66,8 +66,8 @@ class StandIn(threading.Thread):
 
 
 def rings_for(eng, n):
-    mem = np.zeros(daemon.DAEMON_CTL.itemsize + n * copier.COPY_RING.itemsize, dtype=np.uint8)
-    eng.set_copier(mem.ctypes.data + daemon.DAEMON_CTL.itemsize, n)
+    mem = np.zeros(copier.COPIER_CTL.itemsize + n * copier.COPY_RING.itemsize, dtype=np.uint8)
+    eng.set_copier(mem.ctypes.data + copier.COPIER_CTL.itemsize, n)
     return mem
 
 

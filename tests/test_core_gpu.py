@@ -491,53 +491,6 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
         assert flags(d) == 0 and flags(a) == 0
 
 
-THREAD_PER_ELEMENT_RW = r'''
-extern "C" __global__ void inc(dream_ptr<int> a, dream_ptr<int> b, unsigned long long n) {
-    const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (i < n)
-        b[i] = a[i] + 1;    // a read miss and a write miss, each served (fault.cuh O8)
-}'''
-
-
-def test_served_launches_ask_for_each_page_once(make_rt):
-    # O8: a launch that evicts nothing, its arrays not at home, runs the served
-    # build; the fault servers load each page it asks for, once (a miss that
-    # finds its page requested waits for that request), and a write miss
-    # marks its frame dirty. The next launch finds both at home: the resident
-    # build, with no servers.
-    page, n = 4096, 3_000_000
-    h = np.random.default_rng(19).integers(-1000, 1000, n).astype(np.int32)
-    with make_rt(page_size=page, gpu_memory=4 * (-(-n * 4 // page)) * page) as rt:
-        a, b = rt.array(h), rt.zeros(n, np.int32)
-        k = rt.kernel(THREAD_PER_ELEMENT_RW, "inc")
-        k(-(-n // 256), 256, (a, b, np.uint64(n)))
-        assert rt._servers is not None and rt._servers.daemon.launches == 1
-        s = rt.stats()
-        assert s.pages_in == a.n_pages + b.n_pages and s.evictions == 0
-        # a fault is a request served: a page loaded for it, or read ahead
-        assert s.faults == s.pages_in - s.ahead and s.coalesced == 0
-        np.testing.assert_array_equal(b.to_numpy(), h + 1)
-        assert {a.slot, b.slot} <= rt._at_home()
-        k(-(-n // 256), 256, (b, a, np.uint64(n)))
-        assert rt._servers.daemon.launches == 1
-        np.testing.assert_array_equal(a.to_numpy(), h + 2)
-
-
-def test_a_served_miss_without_servers_ends_in_a_named_timeout(make_rt, monkeypatch):
-    # the servers' absence must not hang a served launch: each requester's
-    # wait is bounded while no server takes a ticket (fault.cuh O8)
-    from dream.runtime import serve
-    monkeypatch.setattr(serve.FaultServers, "start", serve.FaultServers.reset)
-    with make_rt(page_size=4096, gpu_memory="4MiB", timeout="0.5s") as rt:
-        a, b = rt.array(np.arange(4096, dtype=np.int32), name="a"), rt.zeros(4096, np.int32)
-        t0 = time.monotonic()
-        with pytest.raises(dream.DreamTimeoutError, match="fault servers' load of the page"):
-            rt.kernel(THREAD_PER_ELEMENT_RW, "inc")(16, 256, (a, b, np.uint64(4096)))
-        assert time.monotonic() - t0 < 30
-        with pytest.raises(dream.RuntimeClosedError, match="timed out"):
-            a.to_numpy()
-
-
 NO_EVICT_RW = r'''
 extern "C" __global__ void rw(dream_ptr<int> a, unsigned long long n, unsigned long long chunk) {
     const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -641,8 +594,8 @@ extern "C" __global__ void mix(dream_ptr<int> a, dream_ptr<int> b, unsigned long
 
 def test_arrays_at_home_beside_arrays_that_load(make_rt):
     # O7: in a launch where some arrays are at home and some are not, the
-    # served build accesses the ones at home there (DREAM_PTR_AT_HOME) and
-    # asks for the others' pages; the writes at home reach the backing store
+    # general build accesses the ones at home there (DREAM_PTR_AT_HOME) and
+    # faults the others in; the writes at home reach the backing store
     import cupy
     from dream.runtime import abi
     page, n, chunk = 4096, 100_000, 1536
@@ -654,8 +607,8 @@ def test_arrays_at_home_beside_arrays_that_load(make_rt):
         assert rt._at_home() == {a.slot}
         k = rt.kernel(MIXED, "mix")
         args = (a, b, np.uint64(n), np.uint64(chunk))
-        packed, build = k._pack(args, 1)
-        assert build == "served"          # b is not at home (fault.cuh O8)
+        packed, resident = k._pack(args, 1)
+        assert not resident
         flags = [np.frombuffer(packed[o:o + abi.PTR.itemsize], abi.PTR)[0]["flags"] & abi.PTR_AT_HOME
                  for o, _ in k._params[:2]]
         assert flags == [abi.PTR_AT_HOME, 0]
@@ -740,12 +693,9 @@ extern "C" __global__ void twice(dream_ptr<float> a, dream_ptr<float> b, unsigne
 def test_a_thread_per_element_reads_ahead(make_rt):
     # A sequence of warps (fault.cuh, dream_ahead_stride): with a thread per
     # element no thread has a stride of its own, and 32 warps share each
-    # 4 KiB page; a page loaded just before makes the fault servers read
-    # ahead past the page asked for (the launch evicts nothing: the served
-    # build, O8). Each page loads once, asked for or read ahead. Requests
-    # come faster than read-ahead there, and a read-ahead skips pages already
-    # asked for: 36-73 % of the pages were read ahead (H100, session 33),
-    # against nearly all of them when each warp faulted for itself
+    # 4 KiB page; a whole warp whose page before is loading or was just
+    # loaded reads ahead past its own. Each page loads once, nearly all of
+    # them ahead of a fault, for the array read and the array written
     import cupy
     page, n = 4096, 4 << 20
     x = (np.arange(n, dtype=np.int64) * 7919 % 100_003).astype(np.float32)
@@ -756,7 +706,8 @@ def test_a_thread_per_element_reads_ahead(make_rt):
         cupy.cuda.Device().synchronize()
         st = rt.stats()
         np.testing.assert_array_equal(b.to_numpy(), 2 * x)
-        assert st.pages_in == pages and st.faults + st.ahead == pages and st.ahead > pages // 4, st
+        assert st.pages_in == pages and st.ahead > pages * 3 // 4, st
+        assert st.faults - st.coalesced < pages // 8, st   # faults that loaded their own page
 
 
 def test_a_scattered_walk_does_not_read_ahead():

@@ -1,4 +1,4 @@
-// dream._abi: the compiler's view of abi.h, copier.h and daemon.h (sizes, offsets,
+// dream._abi: the compiler's view of abi.h and copier.h (sizes, offsets,
 // constants), so that tests/test_abi.py and tests/test_copier.py can check
 // the Python mirrors field by field.
 #include <pybind11/pybind11.h>
@@ -29,8 +29,7 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_rt_state, transport); FIELD(dream_rt_state, nframes);
            FIELD(dream_rt_state, timeout_ns); FIELD(dream_rt_state, head);
            FIELD(dream_rt_state, page_shift); FIELD(dream_rt_state, abort);
-           FIELD(dream_rt_state, n_slots); FIELD(dream_rt_state, pad);
-           FIELD(dream_rt_state, serve));
+           FIELD(dream_rt_state, n_slots); FIELD(dream_rt_state, pad));
     STRUCT(dream_ptr_abi, FIELD(dream_ptr_abi, rt); FIELD(dream_ptr_abi, pte); FIELD(dream_ptr_abi, n);
            FIELD(dream_ptr_abi, page_shift); FIELD(dream_ptr_abi, slot);
            FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, flags); FIELD(dream_ptr_abi, home);
@@ -42,25 +41,21 @@ PYBIND11_MODULE(_abi, m)
     STRUCT(dream_copy_ring, FIELD(dream_copy_ring, posted); FIELD(dream_copy_ring, pad0);
            FIELD(dream_copy_ring, consumed); FIELD(dream_copy_ring, pad1); FIELD(dream_copy_ring, ends);
            FIELD(dream_copy_ring, desc));
-    STRUCT(dream_daemon_ctl, FIELD(dream_daemon_ctl, started); FIELD(dream_daemon_ctl, stop);
-           FIELD(dream_daemon_ctl, expired); FIELD(dream_daemon_ctl, pad));
-    STRUCT(dream_serve_req, FIELD(dream_serve_req, what); FIELD(dream_serve_req, prev));
-    STRUCT(dream_serve_queue, FIELD(dream_serve_queue, tail); FIELD(dream_serve_queue, pad0);
-           FIELD(dream_serve_queue, head); FIELD(dream_serve_queue, pad1); FIELD(dream_serve_queue, stop);
-           FIELD(dream_serve_queue, pad2));
+    STRUCT(dream_copier_ctl, FIELD(dream_copier_ctl, started); FIELD(dream_copier_ctl, stop);
+           FIELD(dream_copier_ctl, expired); FIELD(dream_copier_ctl, pad));
     m.attr("layouts") = layouts;
 
     py::dict c;
     CONST(DREAM_PTE_INVALID); CONST(DREAM_PTE_LOADING); CONST(DREAM_PTE_VALID);
     CONST(DREAM_PTE_EVICTING); CONST(DREAM_FRAME_NONE);
-    CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_PTE_MARK); CONST(DREAM_PTE_REQ); c["DREAM_SERVE_PAST"] = py::int_((unsigned long long)DREAM_SERVE_PAST); CONST(DREAM_PTE_GEN_SHIFT); CONST(DREAM_MAX_FRAMES);
+    CONST(DREAM_PTE_STATE_MASK); CONST(DREAM_PTE_FRAME_SHIFT); CONST(DREAM_PTE_MARK); CONST(DREAM_PTE_GEN_SHIFT); CONST(DREAM_MAX_FRAMES);
     CONST(DREAM_REF_LOCKED); CONST(DREAM_PTR_NO_EVICT); CONST(DREAM_PTR_AT_HOME); CONST(DREAM_PTR_AHEAD_SHIFT); CONST(DREAM_PTR_AHEAD_MASK); CONST(DREAM_ARRAY_HOME); CONST(DREAM_AHEAD_MAX); CONST(DREAM_AHEAD_STRIDE);
     CONST(DREAM_OWNER_PAGE_BITS); CONST(DREAM_MAX_SLOTS);
     CONST(DREAM_ERR_NONE); CONST(DREAM_ERR_BOUNDS); CONST(DREAM_ERR_TYPE);
     CONST(DREAM_ERR_TIMEOUT); CONST(DREAM_ERR_TRANSPORT); CONST(DREAM_ERR_PROTOCOL);
     CONST(DREAM_RFAIL_THREAD_SHIFT); CONST(DREAM_RFAIL_BLOCK_SHIFT); CONST(DREAM_RFAIL_BLOCK_MAX);
     CONST(DREAM_WAIT_NONE); CONST(DREAM_WAIT_PAGE); CONST(DREAM_WAIT_FRAME);
-    CONST(DREAM_WAIT_QUEUE); CONST(DREAM_WAIT_COMPLETION); CONST(DREAM_WAIT_SERVER);
+    CONST(DREAM_WAIT_QUEUE); CONST(DREAM_WAIT_COMPLETION);
     CONST(DREAM_C_FAULTS); CONST(DREAM_C_PAGES_IN); CONST(DREAM_C_EVICTIONS);
     CONST(DREAM_C_WRITEBACKS); CONST(DREAM_C_BYTES_IN); CONST(DREAM_C_BYTES_OUT);
     CONST(DREAM_C_WAIT_NS); CONST(DREAM_C_DOORBELLS); CONST(DREAM_C_REQUESTS);

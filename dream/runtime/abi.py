@@ -44,14 +44,8 @@ RT_STATE = np.dtype([
     ("frames", "<u8"), ("ref", "<u8"), ("owner", "<u8"), ("dirty", "<u8"), ("loaded", "<u8"),
     ("arrays", "<u8"), ("counters", "<u8"), ("error", "<u8"), ("transport", "<u8"),
     ("nframes", "<u8"), ("timeout_ns", "<u8"), ("head", "<u8"),
-    ("page_shift", "<u4"), ("abort", "<u4"), ("n_slots", "<u4"), ("pad", "<u4"), ("serve", "<u8"),
+    ("page_shift", "<u4"), ("abort", "<u4"), ("n_slots", "<u4"), ("pad", "<u4"),
 ])
-
-# the fault servers' queue (abi.h dream_serve_queue): this header, seq[n] (uint64), SERVE_REQ[n]
-SERVE_QUEUE = np.dtype([("tail", "<u8"), ("pad0", "u1", (56,)), ("head", "<u8"), ("pad1", "u1", (56,)),
-                        ("stop", "<u4"), ("pad2", "u1", (60,))])
-SERVE_REQ = np.dtype([("what", "<u8"), ("prev", "<u8")])
-SERVE_PAST = 2   # in SERVE_REQ.prev: read ahead past the page
 
 PTR = np.dtype([
     ("rt", "<u8"), ("pte", "<u8"), ("n", "<u8"),
@@ -72,7 +66,6 @@ PTE_FRAME_SHIFT = 2
 PTE_GEN_SHIFT = 32
 FRAME_NONE = (1 << 29) - 1
 PTE_MARK = 1 << 31
-PTE_REQ = PTE_MARK    # INVALID only: a request for the page is queued for the fault servers
 MAX_FRAMES = FRAME_NONE
 REF_LOCKED = -0x40000000
 OWNER_NONE = 0xFFFFFFFFFFFFFFFF
@@ -80,11 +73,10 @@ OWNER_PAGE_BITS = 40
 MAX_SLOTS = 1 << 23
 
 ERR_NONE, ERR_BOUNDS, ERR_TYPE, ERR_TIMEOUT, ERR_TRANSPORT, ERR_PROTOCOL = 0, 1, 2, 3, 4, 5
-WAIT_NONE, WAIT_PAGE, WAIT_FRAME, WAIT_QUEUE, WAIT_COMPLETION, WAIT_SERVER = 0, 1, 2, 3, 4, 5
+WAIT_NONE, WAIT_PAGE, WAIT_FRAME, WAIT_QUEUE, WAIT_COMPLETION = 0, 1, 2, 3, 4
 WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page (or its wait for a frame)",
               WAIT_FRAME: "a free frame in the ring", WAIT_QUEUE: "a free queue slot",
-              WAIT_COMPLETION: "the completion of a transport request",
-              WAIT_SERVER: "the fault servers' load of the page"}
+              WAIT_COMPLETION: "the completion of a transport request"}
 
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
 COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
@@ -103,7 +95,7 @@ def constants() -> dict:
         "DREAM_PTE_INVALID": PTE_INVALID, "DREAM_PTE_LOADING": PTE_LOADING,
         "DREAM_PTE_VALID": PTE_VALID, "DREAM_PTE_EVICTING": PTE_EVICTING,
         "DREAM_FRAME_NONE": FRAME_NONE, "DREAM_PTE_STATE_MASK": PTE_STATE_MASK,
-        "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_MARK": PTE_MARK, "DREAM_PTE_REQ": PTE_REQ, "DREAM_SERVE_PAST": SERVE_PAST,
+        "DREAM_PTE_FRAME_SHIFT": PTE_FRAME_SHIFT, "DREAM_PTE_MARK": PTE_MARK,
         "DREAM_PTE_GEN_SHIFT": PTE_GEN_SHIFT, "DREAM_MAX_FRAMES": MAX_FRAMES,
         "DREAM_REF_LOCKED": REF_LOCKED, "DREAM_OWNER_NONE": OWNER_NONE,
         "DREAM_PTR_NO_EVICT": PTR_NO_EVICT, "DREAM_PTR_AT_HOME": PTR_AT_HOME, "DREAM_ARRAY_HOME": ARRAY_HOME,
@@ -116,7 +108,7 @@ def constants() -> dict:
         "DREAM_RFAIL_BLOCK_SHIFT": RFAIL_BLOCK_SHIFT, "DREAM_RFAIL_BLOCK_MAX": RFAIL_BLOCK_MAX,
         "DREAM_WAIT_NONE": WAIT_NONE, "DREAM_WAIT_PAGE": WAIT_PAGE,
         "DREAM_WAIT_FRAME": WAIT_FRAME, "DREAM_WAIT_QUEUE": WAIT_QUEUE,
-        "DREAM_WAIT_COMPLETION": WAIT_COMPLETION, "DREAM_WAIT_SERVER": WAIT_SERVER,
+        "DREAM_WAIT_COMPLETION": WAIT_COMPLETION,
         "DREAM_NCOUNTERS": NCOUNTERS, "DREAM_COUNTER_SHARDS": COUNTER_SHARDS,
         "DREAM_DIRECT_LOCKS": DIRECT_LOCKS,
     }

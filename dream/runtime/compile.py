@@ -29,8 +29,7 @@ The resident build (launches whose every array is at home, fault.cuh O7)
 caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there the one that
 runs reports a wrong index or type, and the cap sets the kernel's count (H100,
 direct: resident vector add, one element per thread, needs every warp an
-SM holds; it ran 1.0x in-memory at 32). So does the served build (O8),
-whose misses the fault servers load. A cap that low in a build that
+SM holds; it ran 1.0x in-memory at 32). A cap that low in a build that
 faults made cold vector add 0.47 s against 0.15-0.17 s: waiting and
 copying spill (bench/results-h100/session11/README.md)."""
 from __future__ import annotations
@@ -161,30 +160,23 @@ def own_budget(source: str, options: tuple) -> bool:
     return any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS)
 
 
-# a user kernel's builds (kernel.py): the general one, and the builds with
-# no fault path for launches that evict nothing (fault.cuh O7, O8)
-BUILDS = {"general": (), "served": ("DREAM_SERVED_KERNEL",), "resident": ("DREAM_RESIDENT_KERNEL",)}
-
-
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
-                filename: str = "kernel.cu", build: str = "general") -> tuple[bytes, dict]:
+                filename: str = "kernel.cu", resident: bool = False) -> tuple[bytes, dict]:
     """A user kernel for GPU `arch` ("sm_90"): `source` compiled with the
     slow paths declared only, linked to their own module of at most
     FAULT_REGISTERS registers; a kernel with its own register budget
-    (launch bounds, --maxrregcount) is compiled whole instead. `build` (of
-    BUILDS): "resident" for launches whose arrays are all at home
-    (DREAM_RESIDENT_KERNEL, fault.cuh O7), "served" for the other launches
-    that evict nothing (DREAM_SERVED_KERNEL, O8); in both only the failed
-    check's slow path is linked, capped at RESIDENT_FAULT_REGISTERS.
-    Returns (CUBIN, {name: lowered name})."""
-    kdefines = (*defines, *BUILDS[build])
+    (launch bounds, --maxrregcount) is compiled whole instead. `resident`
+    builds it for launches whose arrays are all at home
+    (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
+    RESIDENT_FAULT_REGISTERS. Returns (CUBIN, {name: lowered name})."""
+    kdefines = (*defines, "DREAM_RESIDENT_KERNEL") if resident else defines
     if own_budget(source, options):
         return compile_source(source, names, arch, kdefines, options, filename)
     kernel, lowered = compile_source(source, names, arch, (*kdefines, "DREAM_FAULT_LINKED"),
                                      (*options, "-rdc=true"), filename)
     forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
-    cap = FAULT_REGISTERS if build == "general" else RESIDENT_FAULT_REGISTERS
+    cap = RESIDENT_FAULT_REGISTERS if resident else FAULT_REGISTERS
     fault, _ = compile_source("", (), arch, defines,
                               (*forwarded, "-rdc=true", f"--maxrregcount={cap}"), "dream_fault.cu")
     return _linked([kernel, fault], arch), lowered

@@ -15,19 +15,24 @@ that reason: H100, nvme with the page cache warm, 4 KiB gather 0.40x ->
 dma="copy-engines".
 
 When it runs: only while the runtime runs a kernel (Backend.before_launch /
-after_launch), as a daemon (daemon.py). Before a launch, CopyKernel.start()
-launches it and then moves the engine threads' copies to it. After the
-launch, stop() moves the copies back (each thread waits until its ring has
-drained) and ends it. Between launches no kernel of ours runs: a device-wide
-synchronize does not wait on it, and the engines' copies outside launches
-(host queues, a flush's write-backs) go to the copy engines."""
+after_launch). Before a launch, CopyKernel.start() launches it on a stream
+of its own, waits (bounded) until every block serves its ring, and then moves
+the engine threads' copies to it; the user's kernel comes after, so the copy
+kernel is resident before that kernel can fill the GPU. After the launch,
+stop() moves the copies back (each thread waits until its ring has drained),
+asks the blocks to leave and waits for them. Between launches no kernel of
+ours runs: a device-wide synchronize does not wait on it, and the engines'
+copies outside launches (host queues, a flush's write-backs) go to the copy
+engines. A block that is never told to stop leaves at its deadline, the
+runtime's host_timeout plus a minute."""
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
 from .compile import compile_source
-from .cuda import check
-from .daemon import DAEMON_CTL, Daemon
+from .cuda import check, launch, wait_stream
 from .errors import ConfigError, DeviceError, TransportError
 from .pinned import PinnedBuffer
 
@@ -49,6 +54,7 @@ STAGE, STAGE_BYTES = SLOTS // 2, SLOTS // 2 * 20
 COPY_DESC = np.dtype([("src", "<u8"), ("dst", "<u8"), ("len", "<u4"), ("pad", "<u4")])
 COPY_RING = np.dtype([("posted", "<u8"), ("pad0", "u1", (56,)), ("consumed", "<u8"),
                       ("pad1", "u1", (56,)), ("ends", "<u8", (BATCHES,)), ("desc", COPY_DESC, (SLOTS,))])
+COPIER_CTL = np.dtype([("started", "<u4"), ("stop", "<u4"), ("expired", "<u4"), ("pad", "<u4", (13,))])
 
 
 def constants() -> dict:
@@ -91,12 +97,12 @@ class RingMemory:
     memory (host address = device address, unified addressing)."""
 
     def __init__(self, n: int):
-        self.buf = PinnedBuffer(DAEMON_CTL.itemsize + n * COPY_RING.itemsize)
+        self.buf = PinnedBuffer(COPIER_CTL.itemsize + n * COPY_RING.itemsize)
         self.buf.bytes[:] = 0
         self.ptr = self.buf.host_ptr
-        self.rings_ptr = self.ptr + DAEMON_CTL.itemsize
-        self.ctl = self.buf.bytes[:DAEMON_CTL.itemsize].view(DAEMON_CTL)
-        self.rings = self.buf.bytes[DAEMON_CTL.itemsize:].view(COPY_RING)
+        self.rings_ptr = self.ptr + COPIER_CTL.itemsize
+        self.ctl = self.buf.bytes[:COPIER_CTL.itemsize].view(COPIER_CTL)
+        self.rings = self.buf.bytes[COPIER_CTL.itemsize:].view(COPY_RING)
 
     def undrained(self) -> list:
         """The rings whose last posted batch has not landed."""
@@ -105,36 +111,40 @@ class RingMemory:
         last = r["ends"][np.arange(len(r)), (posted - 1) % BATCHES]
         return [int(k) for k in np.flatnonzero((posted > 0) & (r["consumed"] != last))]
 
+    def word(self, name: str) -> int:
+        return int(self.ctl[name][0])
+
+    def set(self, **words):
+        for k, v in words.items():
+            self.ctl[k] = v
+
 
 class CopyKernel:
     """The copy kernel of one engine with `threads` engine threads (a ring,
     and a block, each). `engine` is the pybind11 engine (set_copier,
     use_copier); it must be stopped here, and is started by the caller."""
 
+    START_TIMEOUT = 10.0   # s: the blocks are resident within this, or the launch is refused
     SWITCH_TIMEOUT = 70.0  # s: longer than an engine thread's own wait for its ring (60 s)
 
     def __init__(self, rt, engine, threads: int, define: str):
+        import cupy
         if threads > rt.gpu.sms // 4:
             raise ConfigError(f"dma='copy-kernel' takes an SM per engine thread: {threads} engine threads "
                               f"of {rt.gpu.sms} SMs is more than a quarter; use fewer or "
                               "dma='copy-engines'")
         self.engine, self.threads = engine, threads
         self.mem = RingMemory(threads)
+        self._stream = cupy.cuda.Stream(non_blocking=True)
+        engine.set_copier(self.mem.rings_ptr, threads, self._stream.ptr)
         image, low = compile_source(SOURCE, ("dream_copier",), rt.gpu.arch, (define,), (), "copier.cu")
         # loaded now: a kernel loaded lazily, at its first launch, while
         # another runs, waits for the GPU to go idle
-        fn = rt._load(image).function(low["dream_copier"])
-        self.daemon = Daemon(rt, "the copy kernel", fn, threads, THREADS, _whole_sm(fn, rt.device),
-                             self.mem.ctl, self.mem.ptr, TransportError, self.SWITCH_TIMEOUT)
-        engine.set_copier(self.mem.rings_ptr, threads, self.daemon.stream.ptr)
-
-    @property
-    def running(self) -> bool:
-        return self.daemon.running
-
-    @property
-    def launches(self) -> int:
-        return self.daemon.launches
+        self._fn = rt._load(image).function(low["dream_copier"])
+        self._shared = _whole_sm(self._fn, rt.device)
+        self._life_ns = int((rt.host_timeout_s + 60) * 1e9)
+        self.running = False
+        self.launches = 0   # kernels started (tests, diagnostics)
 
     def start(self):
         """Launches the copy kernel and moves the engine's copies to it."""
@@ -143,7 +153,21 @@ class CopyKernel:
         if undrained:  # a new block would take them as made: refuse instead
             raise TransportError(f"engine thread(s) {undrained} have copies on the copy kernel's ring "
                                  "that no copy kernel made (an earlier stop failed)")
-        self.daemon.start(self.mem.rings_ptr.to_bytes(8, "little"))
+        self.mem.set(started=0, stop=0, expired=0)
+        launch(self._fn, (self.threads, 1, 1), (THREADS, 1, 1),
+               self.mem.ptr.to_bytes(8, "little") + self.mem.rings_ptr.to_bytes(8, "little")
+               + self._life_ns.to_bytes(8, "little"), [0, 8, 16], self._stream.ptr, self._shared)
+        self.running = True
+        self.launches += 1
+        deadline = time.monotonic() + self.START_TIMEOUT
+        while self.mem.word("started") < self.threads:
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TransportError(
+                    f"the copy kernel's {self.threads} blocks were not all running after "
+                    f"{self.START_TIMEOUT:g} s ({self.mem.word('started')} were): the GPU is "
+                    "full with other work")
+            time.sleep(0)
         try:
             self.engine.use_copier(True, self.SWITCH_TIMEOUT)
         except RuntimeError as e:
@@ -160,4 +184,9 @@ class CopyKernel:
         except RuntimeError as e:
             raise TransportError(f"moving the engine's copies off the copy kernel: {e}") from None
         finally:
-            self.daemon.stop()
+            self.mem.set(stop=1)
+            self.running = False
+            wait_stream(self._stream, self.SWITCH_TIMEOUT, "the copy kernel's exit")
+        if self.mem.word("expired"):
+            raise TransportError(f"{self.mem.word('expired')} copy kernel block(s) left at their "
+                                 "deadline, before the runtime stopped them")

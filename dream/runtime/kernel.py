@@ -19,7 +19,7 @@ import numpy as np
 
 from . import abi
 from .array import DreamArray
-from .compile import BUILDS, FAULT_REGISTERS, link_kernel, own_budget, register_cap
+from .compile import FAULT_REGISTERS, link_kernel, own_budget, register_cap
 from .cuda import func_registers, max_block_threads, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
@@ -74,37 +74,35 @@ class Kernel:
         self._records = {}   # a resident build's function -> the address of its dream_resident_failure
         self._builds = {None: self._build(None)}   # register cap (None: none) -> its builds
         self._block_most = {}                       # register cap -> _most
-        self._params = param_layout(self._builds[None]["general"])
+        self._params = param_layout(self._builds[None][False])
         self._per_sm = {}   # (threads per block, shared memory) -> blocks an SM holds
 
     def _build(self, cap) -> dict:
-        """The builds of compile.BUILDS: the general one; the resident one for
-        launches whose dream arrays are all at home (fault.cuh, O7): plain
-        loads and stores; the served one for the other launches that evict
-        nothing (O8), whose misses the fault servers load. `cap`: registers a
-        thread, for large blocks (module doc). On
+        """Two builds: the general one, and the resident one for launches
+        whose dream arrays are all at home (fault.cuh, O7): plain loads and
+        stores. `cap`: registers a thread, for large blocks (module doc). On
         a backend whose copies are sized by the build's registers, a kernel
         whose source sets its budget (__launch_bounds__, __maxnreg__) and
         got fewer registers than the linked build's has its general build
         made again with that count told to the headers, as --maxrregcount
         tells it (compile.py, register_cap)."""
         options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
-        general = self._compile(options, "general")
+        general = self._compile(options, False)
         if cap is None and self.rt._backend.sized_by_registers and own_budget(self._source, ()) \
                 and not register_cap(options):
             regs = func_registers(general)
             if regs < FAULT_REGISTERS:
                 self._options += (f"-DDREAM_REGISTER_CAP={regs}",)
                 options = self._options
-                general = self._compile(options, "general")
-        return {"general": general, **{b: self._compile(options, b) for b in BUILDS if b != "general"}}
+                general = self._compile(options, False)
+        return {False: general, True: self._compile(options, True)}
 
-    def _compile(self, options, build: str):
+    def _compile(self, options, resident: bool):
         image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
-                                     (self.rt._backend.define,), options, f"{self.name}.cu", build)
+                                     (self.rt._backend.define,), options, f"{self.name}.cu", resident)
         module = self.rt._load(image)
         func = module.function(lowered[self.name])
-        if build == "resident":
+        if resident:
             self._records[int(func)] = module.global_ptr(abi.RESIDENT_FAIL_SYMBOL)
         return func
 
@@ -143,30 +141,28 @@ class Kernel:
                                       f"argument(s), got {len(args)}")
         funcs = self._funcs(block[0] * block[1] * block[2])
         warps = -(-block[0] * block[1] * block[2] // 32) * self.resident_blocks(grid, block, shared_mem)
-        packed, build = self._pack(args, warps)
-        func = funcs[build]
+        packed, resident = self._pack(args, warps)
+        func = funcs[resident]
         try:
             self.rt._launch(func, grid, block, packed,
                             [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
-                            transport=build != "resident",  # the resident build makes no requests
-                            record=self._records.get(int(func)), served=build == "served")
+                            transport=not resident,  # the resident build makes no requests
+                            record=self._records.get(int(func)))
         finally:
-            if build != "resident":   # its loads (and evictions) change which arrays are at home
+            if not resident:   # its loads (and evictions) change which arrays are at home
                 self.rt._forget_homes()
 
-    def _pack(self, args, warps: int) -> tuple[bytes, str]:
+    def _pack(self, args, warps: int) -> tuple[bytes, bool]:
         """The launch's parameters (`warps`: how many it holds at once), and
-        its build: "resident" when it evicts nothing and each of its dream
-        arrays is at home (each array at home is accessed there in every
-        build: abi.h DREAM_PTR_AT_HOME), else "served" when it evicts nothing
-        and has dream arrays, else "general"."""
+        whether it takes the resident build: it evicts nothing and each of
+        its dream arrays is at home (each array at home is accessed there in
+        either build: abi.h DREAM_PTR_AT_HOME)."""
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
         flags = self.rt._launch_flags(warps)
         home = self.rt._at_home() if flags & abi.PTR_NO_EVICT else set()
         slots = [a.slot for a in args if isinstance(a, DreamArray)]
-        build = ("resident" if set(slots) <= home else "served") if slots and flags & abi.PTR_NO_EVICT \
-            else "general"
+        resident = bool(slots) and set(slots) <= home
         for i, (a, (off, size)) in enumerate(zip(args, self._params)):
             if isinstance(a, DreamArray):
                 if a.rt is not self.rt:
@@ -183,7 +179,7 @@ class Kernel:
                     f"kernel's parameter {i} has {size} (a dream array must be a "
                     "dream_ptr<T> parameter, a CuPy array a pointer)")
             buf[off:off + size] = b
-        return bytes(buf), build
+        return bytes(buf), resident
 
     def resident_blocks(self, grid, block, shared_mem=0) -> int:
         """Blocks of this launch that can be on the GPU at once (of the

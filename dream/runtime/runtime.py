@@ -12,7 +12,6 @@ from .cuda import Module, launch, require_gpu, wait_stream
 from .errors import (BackendUnavailableError, ConfigError, DeviceError, DreamTimeoutError, EngineStuckError,
                      ElementTypeError, OutOfBoundsError, RuntimeClosedError, TransportError)
 from .kernel import Kernel
-from .serve import FaultServers, check_servers
 from .sizes import format_size, parse_duration, parse_size
 from .stats import Stats
 
@@ -34,12 +33,10 @@ class Runtime:
     gpu_memory is the frame ring: gpu_memory // page_size frames. timeout
     bounds every wait on the GPU (a fault that waits longer raises
     DreamTimeoutError); host_timeout bounds the host's wait for a kernel.
-    fault_servers: the warps that load the pages of launches that evict
-    nothing (serve.py; default two an SM).
     Other keyword arguments go to the backend (e.g. queues=, queue_memory=)."""
 
     def __init__(self, backend: str = "direct", page_size="4KiB", gpu_memory="1GiB",
-                 device: int = 0, timeout="10s", host_timeout="600s", fault_servers=None, **backend_options):
+                 device: int = 0, timeout="10s", host_timeout="600s", **backend_options):
         self.backend_name = backend
         self.page_size = parse_size(page_size, "page_size")
         if self.page_size & (self.page_size - 1) or not _MIN_PAGE <= self.page_size <= _MAX_PAGE:
@@ -64,9 +61,7 @@ class Runtime:
         self._homes: dict[int, int] = {}   # slot -> first frame of the array's homes
         self._modules: list[Module] = []
         self._backend = None
-        self._servers = None   # serve.py, made at the first served launch
         self.gpu = require_gpu(device)
-        self.fault_servers = check_servers(fault_servers, self.gpu.sms)
         ok, why = cls.availability()
         if not ok:
             raise BackendUnavailableError(f"backend {backend!r} cannot run here: {why}")
@@ -125,7 +120,6 @@ class Runtime:
         s["timeout_ns"] = int(self.timeout_s * 1e9)
         s["page_shift"] = self.page_shift
         s["n_slots"] = self._descs.size // abi.ARRAY_DESC.itemsize
-        s["serve"] = self._servers.ptr if self._servers else 0
         # head keeps its value across rewrites: the FIFO order of the ring
         s["head"] = self._state_word("head", np.uint64)
         self._state.set(np.frombuffer(s.tobytes(), dtype=np.uint8))
@@ -284,45 +278,28 @@ class Runtime:
         self._check_open()
         return Kernel(self, source, name, options)
 
-    def _launch(self, func, grid, block, params, offsets, shared, what, transport=True, record=None,
-                served=False):
+    def _launch(self, func, grid, block, params, offsets, shared, what, transport=True, record=None):
         """`record`: the address of a resident build's dream_resident_failure
-        (kernel.py), read after the launch. `served`: a served build's launch,
-        which the fault servers serve (serve.py)."""
+        (kernel.py), read after the launch."""
         self._check_open()
         self._backend.before_launch()
-        # made before any daemon runs: a module loaded while one runs waits for the GPU to go idle
-        servers = self._serving() if served else None
         copier = self._backend.copier if transport else None
         if copier is not None:  # resident before the kernel can fill the GPU
             copier.start()
+        if record is not None:  # a record left by a launch whose _finish raised
+            import cupy
+            cupy.cuda.runtime.memsetAsync(record, 0, abi.RESIDENT_FAIL.itemsize, self._stream.ptr)
         try:
-            if servers is not None:  # after the copier: their loads may use it
-                servers.start()
-            if record is not None:  # a record left by a launch whose _finish raised
-                import cupy
-                cupy.cuda.runtime.memsetAsync(record, 0, abi.RESIDENT_FAIL.itemsize, self._stream.ptr)
             launch(func, grid, block, params, offsets, self._stream.ptr, shared)
         except BaseException:
-            try:
-                if servers is not None:
-                    servers.stop()
-            finally:
-                if copier is not None:
-                    copier.stop()
+            if copier is not None:
+                copier.stop()
             raise
         self._finish(what)
         if record is not None:
             f = self._resident_failure(record, grid, block)
             if f is not None:
                 raise self._resident_error(f, what)
-
-    def _serving(self) -> FaultServers:
-        """The fault servers, made at the first served launch."""
-        if self._servers is None:
-            self._servers = FaultServers(self, self.fault_servers)
-            self._write_state()
-        return self._servers
 
     @staticmethod
     def _resident_failure(record: int, grid, block):
@@ -357,19 +334,12 @@ class Runtime:
         except DeviceError as e:  # timed out, or the kernel crashed
             self._closed = str(e)
             raise
-        try:
-            if self._servers is not None:
-                self._servers.stop()  # nothing, unless this launch started them
-        except DeviceError as e:  # a request may be left unserved, its page marked requested
-            self._closed = f"the fault servers did not stop after {what}: {e}"
-            raise
-        finally:
-            if self._backend.copier is not None:  # after the servers: their loads may use it
-                try:
-                    self._backend.copier.stop()  # nothing, unless this launch started it
-                except DeviceError as e:  # its engine threads may still hold copies for it
-                    self._closed = f"the copy kernel did not stop after {what}: {e}"
-                    raise
+        if self._backend.copier is not None:
+            try:
+                self._backend.copier.stop()  # nothing, unless this launch started it
+            except DeviceError as e:  # its engine threads may still hold copies for it
+                self._closed = f"the copy kernel did not stop after {what}: {e}"
+                raise
         self._backend.after_launch()
         raw = self._error.get()
         err = np.frombuffer(raw.tobytes(), dtype=abi.ERROR)[0]
@@ -419,10 +389,6 @@ class Runtime:
                 f"{what}: backend {self.backend_name!r} failed a request for page "
                 f"{int(e['page'])} of {aname}: {self._backend.describe_error(e['detail'])}, "
                 f"at {at}; the page stays absent and no other page was touched{tail}")
-        if code == abi.ERR_PROTOCOL and int(e["where"]) == abi.WAIT_SERVER:
-            return DeviceError(
-                f"{what}: internal error: the fault servers were asked for page {int(e['page'])} of "
-                f"{aname}, which it does not have (a bug in dream: please report it){tail}")
         if code == abi.ERR_PROTOCOL:
             return DeviceError(
                 f"{what}: internal error: frame {int(e['detail'][1])} belongs to page "
@@ -452,14 +418,10 @@ class Runtime:
         if self._closed == "closed":
             return
         try:
-            try:
-                if self._servers is not None:  # left running by an interrupted launch
-                    self._servers.stop()
-            finally:
-                if self._backend is not None:
-                    for arr in list(self._arrays.values()):
-                        arr._freed = True
-                    self._backend.close()
+            if self._backend is not None:
+                for arr in list(self._arrays.values()):
+                    arr._freed = True
+                self._backend.close()
         except EngineStuckError:
             # its thread may still write the backing stores and the frames
             engines.keep(self._backend)

@@ -13,9 +13,7 @@ from . import abi
 class Stats:
     faults: int = 0        # warp-group accesses that found their page absent (accesses
                            # that find it resident are not counted: it would cost more
-                           # than the access); in a served launch (fault.cuh O8), the
-                           # requests the fault servers loaded a page for, one a page
-                           # asked for, and wait_ns their time on them
+                           # than the access)
     pages_in: int = 0      # pages loaded into frames
     evictions: int = 0     # resident pages dropped from their frame
     writebacks: int = 0    # dirty frames written to the backing store

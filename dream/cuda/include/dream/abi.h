@@ -13,8 +13,7 @@
  * same only if the page stayed in that frame in between (an optimistic
  * read's check, fault.cuh). Changed only by atomics; fault.cuh gives the
  * protocol.
- *   INVALID            not resident: any leader may claim it (| DREAM_PTE_REQ:
- *                      a request for it is queued for the fault servers)
+ *   INVALID            not resident: any leader may claim it
  *   LOADING | frame    claimed by a leader; frame is DREAM_FRAME_NONE until the
  *                      leader holds a frame, then the frame being filled
  *   VALID | frame      resident in frame (| DREAM_PTE_MARK: the first page of
@@ -33,9 +32,6 @@
 /* VALID only, above the frame: the page starts a read-ahead window; an
  * access that reads the entry reads ahead past it (fault.cuh, read-ahead) */
 #define DREAM_PTE_MARK (1u << 31)
-/* INVALID only, the mark's bit: the page's one request is queued for the
- * fault servers (fault.cuh, O8) */
-#define DREAM_PTE_REQ DREAM_PTE_MARK
 
 /* Frame reference count: the number of warp groups pinning the frame, plus
  * DREAM_REF_LOCKED while a leader holds the frame to evict and refill it.
@@ -66,7 +62,6 @@
 #define DREAM_WAIT_FRAME 2u      /* a frame with no pins */
 #define DREAM_WAIT_QUEUE 3u      /* a free queue slot */
 #define DREAM_WAIT_COMPLETION 4u /* the completion of a posted request */
-#define DREAM_WAIT_SERVER 5u     /* the fault servers' load of the page (fault.cuh, O8) */
 
 /* Counters, DREAM_NCOUNTERS uint64 per shard; shards spread atomics over SMs.
  * Accesses that find their page resident are not counted: a count per
@@ -145,29 +140,6 @@ typedef struct dream_resident_fail {
 #define DREAM_RFAIL_BLOCK_SHIFT 33
 #define DREAM_RFAIL_BLOCK_MAX 0x7FFFFFFEull /* a later block is recorded as this one */
 
-/* The fault servers' request queue (fault.cuh O8, serve.cuh), in device
- * memory: this header, then uint64_t seq[n], then dream_serve_req req[n],
- * n the ring's frames (rt->nframes: O8 says why no request waits for a
- * slot). A bounded queue with a sequence word per slot: slot t % n is free
- * for ticket t when seq == t and holds ticket t's request when seq == t + 1;
- * the server that took ticket t sets seq = t + n once it has read it. The
- * host sets seq[i] = i and head = tail = 0 before the servers start. */
-typedef struct dream_serve_req {
-    uint64_t what; /* dream_owner(slot, page) of the page asked for */
-    uint64_t prev; /* the requester's hint entry (dream_hint.pte): the stride a server reads ahead by;
-                      | DREAM_SERVE_PAST: read ahead past the page, which is resident (fault.cuh O8) */
-} dream_serve_req;
-#define DREAM_SERVE_PAST 2ull /* above the hint's dirty bit; an entry's address has it clear */
-
-typedef struct dream_serve_queue {
-    uint64_t tail; /* requesters' tickets */
-    uint8_t pad0[56];
-    uint64_t head; /* servers' tickets */
-    uint8_t pad1[56];
-    uint32_t stop; /* host: the servers leave (serve.cuh: polled here, not in host memory) */
-    uint8_t pad2[60];
-} dream_serve_queue;
-
 typedef struct dream_rt_state {
     uint8_t *frames;          /* nframes << page_shift bytes */
     int32_t *ref;             /* per frame */
@@ -185,7 +157,6 @@ typedef struct dream_rt_state {
     uint32_t abort;           /* set on a timeout or a protocol error: every wait gives up */
     uint32_t n_slots;
     uint32_t pad;
-    dream_serve_queue *serve; /* the fault servers' queue (O8), or null until the first served launch */
 } dream_rt_state;
 
 /* The kernel argument behind every dream_ptr<T>, passed by value. */
@@ -283,12 +254,7 @@ DREAM_STATIC_ASSERT(DREAM_RFAIL_THREAD_SHIFT >= 23 && (1u << 23) >= DREAM_MAX_SL
                         DREAM_RFAIL_BLOCK_SHIFT - DREAM_RFAIL_THREAD_SHIFT == 10 &&
                         (DREAM_RFAIL_BLOCK_MAX + 1) >> (64 - DREAM_RFAIL_BLOCK_SHIFT) == 0,
                     "slot, thread (1024 a block) and block + 1 fill `where`");
-DREAM_STATIC_ASSERT(sizeof(dream_serve_req) == 16, "dream_serve_req");
-DREAM_STATIC_ASSERT(sizeof(dream_serve_queue) == 192, "dream_serve_queue");
-DREAM_CHECK_OFFSET(dream_serve_queue, head, 64);
-DREAM_CHECK_OFFSET(dream_serve_queue, stop, 128);
-DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 120, "dream_rt_state");
-DREAM_CHECK_OFFSET(dream_rt_state, serve, 112);
+DREAM_STATIC_ASSERT(sizeof(dream_rt_state) == 112, "dream_rt_state");
 DREAM_CHECK_OFFSET(dream_rt_state, loaded, 32);
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 72);
 DREAM_CHECK_OFFSET(dream_rt_state, head, 88);

@@ -17,7 +17,7 @@
  * a copy is 24 bytes the thread writes to host memory. */
 #pragma once
 #include "dream/copier.h"
-#include "dream/daemon.cuh"
+#include "dream/sync.cuh"
 
 struct dream_copier_job {
     const uint8_t *src;
@@ -74,7 +74,7 @@ __device__ __forceinline__ void dream_copier_pair(const dream_copier_job (&j)[2]
 #define DREAM_COPIER_CHECK_EVERY 64u
 
 extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
-    dream_copier(dream_daemon_ctl *ctl, dream_copy_ring *rings, uint64_t life_ns)
+    dream_copier(dream_copier_ctl *ctl, dream_copy_ring *rings, uint64_t life_ns)
 {
     __shared__ uint64_t s_next, s_batch, s_ends[DREAM_COPIER_LOOK];
     __shared__ uint32_t s_count;
@@ -94,7 +94,8 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
         s_batch = b;
         s_next = b ? dream_ld_relaxed_sys(&r->ends[(b - 1) % DREAM_COPIER_BATCHES]) : 0;
         dream_st_relaxed_sys(&r->consumed, s_next);
-        dream_daemon_started(ctl);
+        __threadfence_system();
+        atomicAdd_system(&ctl->started, 1u);
     }
     for (;;) {
         if (warp == 0) {
@@ -119,7 +120,14 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                     break;
                 }
                 if (polls % DREAM_COPIER_CHECK_EVERY == 0) {
-                    const int leave = lane == 0 && dream_daemon_leave(ctl, deadline);
+                    int leave = 0;
+                    if (lane == 0) {
+                        leave = *(const volatile uint32_t *)&ctl->stop != 0;
+                        if (!leave && dream_now() > deadline) {
+                            atomicAdd_system(&ctl->expired, 1u);
+                            leave = 1;
+                        }
+                    }
                     if (__shfl_sync(~0u, leave, 0))
                         break;
                 }

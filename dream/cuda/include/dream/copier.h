@@ -4,7 +4,7 @@
  * copier.cuh and dream/runtime/copier.py (the Python mirror, checked by
  * tests/test_copier.py against dream._abi.layouts). Plain C.
  *
- * Memory: one block of pinned host memory, a dream_daemon_ctl, then one
+ * Memory: one block of pinned host memory, a dream_copier_ctl, then one
  * dream_copy_ring per engine thread; copy-kernel block r serves ring r.
  *
  * Who writes what, in which order:
@@ -25,13 +25,15 @@
  *     inside a batch run in any order: "data batch, then completion batch"
  *     writes each completion after its data, as a stream does on the copy
  *     engines.
- *   its life (daemon.h): the host sets stop only after the engine threads
- *     have drained their rings and stopped posting (dma.h); at start a
- *     block sets consumed = the end of the last posted batch (a new launch
- *     resumes where the last one left) before it counts itself started; it
- *     leaves once stop is set and its ring is empty. */
+ *   host (Python, dream/runtime/copier.py): before a launch started = stop =
+ *     expired = 0; after the engine threads have drained their rings and
+ *     stopped posting (dma.h), stop = 1.
+ *   copier block: at start, consumed = the end of the last posted batch (a
+ *     new launch resumes where the last one left), then started += 1; it
+ *     leaves once stop is set and its ring is empty, or at its deadline
+ *     (expired += 1): no wait on the GPU is unbounded. */
 #pragma once
-#include "dream/daemon.h"
+#include "dream/stdint.h"
 
 #define DREAM_COPIER_SLOTS 4096u   /* descriptors a ring holds */
 #define DREAM_COPIER_BATCHES 1024u /* batches a ring holds */
@@ -58,8 +60,17 @@ typedef struct dream_copy_ring {
     dream_copy_desc desc[DREAM_COPIER_SLOTS]; /* engine: descriptor i at i % SLOTS */
 } dream_copy_ring;
 
+typedef struct dream_copier_ctl {
+    uint32_t started; /* copier: blocks serving */
+    uint32_t stop;    /* host: leave once the ring is empty */
+    uint32_t expired; /* copier: blocks that left at their deadline */
+    uint32_t pad[13];
+} dream_copier_ctl;
+
 DREAM_STATIC_ASSERT(sizeof(dream_copy_desc) == 24, "dream_copy_desc");
+DREAM_STATIC_ASSERT(sizeof(dream_copier_ctl) == 64, "dream_copier_ctl");
 DREAM_STATIC_ASSERT(sizeof(dream_copy_ring) == 128 + 8 * DREAM_COPIER_BATCHES + 24 * DREAM_COPIER_SLOTS,
                     "dream_copy_ring");
 DREAM_CHECK_OFFSET(dream_copy_ring, consumed, 64);
 DREAM_CHECK_OFFSET(dream_copy_ring, ends, 128);
+DREAM_CHECK_OFFSET(dream_copier_ctl, expired, 8);

@@ -181,63 +181,6 @@
  *       dream_access_ok), so the compiler may unroll a user's loop; its
  *       slow paths are capped at fewer registers (compile.py), the kernel's
  *       count being theirs too.
- *   O8  Served misses (a departure from DESIGN.md, whose faulting warp loads
- *       its own page): a launch in O6 whose arrays are not all at home runs
- *       the kernel's served build (DREAM_SERVED_KERNEL), and the runtime runs
- *       the fault servers beside it (serve.cuh, runtime/serve.py), warps of
- *       a kernel of their own that load the pages its misses ask for. The
- *       served build has no call to the slow path: a call, even never
- *       taken, made CC's first hook through entries 255 ms against 139
- *       without it (Kronecker 22, H100, bench/results-h100/session32), and
- *       the whole fault path inline would set the kernel's registers. Its
- *       miss (dream_served_entry) is inline: a lane whose entry is
- *         INVALID|g         sets the request bit, INVALID|g -> INVALID|g|REQ
- *                           by CAS; only the lane whose CAS succeeds posts
- *                           the page to the queue (abi.h dream_serve_queue:
- *                           a ticket by atomicAdd on tail; it waits for the
- *                           slot's seq == ticket, writes the request, then
- *                           seq = ticket + 1 with a release);
- *         INVALID|g|REQ, LOADING: polls the entry (relaxed, GPU scope);
- *         VALID|f           makes the access's address from it, as in O6
- *                           (published after the data, O1; the address
- *                           orders the access after the entry);
- *         INVALID|g after REQ or LOADING, with an error recorded: the
- *                           load failed (the server recorded why); the
- *                           access fails as a failed fault's does. With
- *                           none, the page was given back (a read-ahead
- *                           lane that found no free frame, or whose load
- *                           failed unrecorded, or an entry read stale from
- *                           L1): the lane asks again.
- *       A server warp takes a ticket from head, polls the slot's seq for
- *       ticket + 1, reads the request from an address made to depend on
- *       that value (O5's argument: it issues after seq returned, which was
- *       written after the request), sets seq = ticket + n (a release: its
- *       read of the request is done before the slot is reused), and, if
- *       the entry is INVALID|g|REQ, runs dream_fault for the page, whose
- *       claim (CAS from the value it read, REQ included) clears the bit.
- *       A requester's wait for its slot's seq also takes the value into
- *       the request's address, so its write follows the server's release.
- *       Read-ahead windows (dream_ahead_page) work as in O6, but a marked
- *       page asks once: the access that clears its mark (CAS, VALID|f|g|MARK
- *       -> VALID|f|g, the frame unchanged for every reader) posts a request
- *       with DREAM_SERVE_PAST, whose server reads ahead past the page (a
- *       mark is then gone for later launches too).
- *       Who changes REQ: set only by the requester's CAS, cleared only by
- *       the claim of the server that took its request (a read-ahead or a
- *       gather takes INVALID pages without REQ only, dream_ahead_page), so
- *       each REQ has exactly one request queued or being served, and
- *       requests queued (with those past marks) never outnumber twice the
- *       arrays' pages, and the queue has a slot for each frame (at least
- *       the pages, O6): a requester may wait for its slot, but only on
- *       servers that are running (a bounded wait all the same). The servers leave
- *       only when the host says so, after the kernel ended, so every posted
- *       request has been read. A failed load leaves INVALID|g: the next
- *       miss posts again. After a timeout or an abort the runtime closes
- *       (runtime.py), so no REQ left by a request never served meets a
- *       later launch. A requester's wait is bounded by the runtime's timeout
- *       without the servers taking a new ticket (they are alive, and serve
- *       the queue in order). The element's accesses are O6's; a write marks
- *       dirty[f] as there.
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -640,13 +583,6 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * without one) starts no window: frames are scarce then. */
 #define DREAM_AHEAD_WINDOWS 3
 
-/* Whether a read-ahead or a gather may take a page of entry e: INVALID, and
-   not requested from the fault servers (O8: the request's server claims it) */
-__device__ __forceinline__ bool dream_pte_free(uint64_t e)
-{
-    return (e & (DREAM_PTE_STATE_MASK | DREAM_PTE_REQ)) == DREAM_PTE_INVALID;
-}
-
 /* Read-ahead and gather: whether this lane loads a page besides the need
  * lane's (dream_fault), and then which (`page`, its entry `e`). Only when
  * the whole warp is here, one lane needs a page and the launch has a depth d
@@ -674,7 +610,7 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
     const int leader = __ffs(needers) - 1;
     if (gather) /* a page already resident or loading takes no slot */
         e = dream_ld_relaxed(p.pte + page);
-    gather = gather && dream_pte_free(e);
+    gather = gather && dream_pte_state(e) == DREAM_PTE_INVALID;
     const unsigned gatherers = dream_ballot(mask, gather);
     if (gatherers) { /* uniform */
         gather = gather && __popc(gatherers & ((1u << dream_lane()) - 1)) < depth;
@@ -696,7 +632,7 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
             page = (uint64_t)q;
             e = dream_ld_relaxed(p.pte + page);
         }
-        const bool free = in && dream_pte_free(e);
+        const bool free = in && dream_pte_state(e) == DREAM_PTE_INVALID;
         const bool any = dream_any(mask, free);
         if (any || !behind || w == DREAM_AHEAD_WINDOWS) {
             mark = free && k == 1;
@@ -1119,96 +1055,11 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
-/* O5 (and O8, the queue's slots): q, at an address that depends on every word of the element's bits b,
- * so that a load from it issues only once all of b has returned: q + (w &
- * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
- * and the and in asm, which no compiler folds. */
-template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
-                                                                          uint32_t page_shift)
-{
-    uint32_t w, z;
-    if constexpr (sizeof(B) == 16)
-        w = b.x | b.y | b.z | b.w;
-    else if constexpr (sizeof(B) == 8)
-        w = (uint32_t)b | (uint32_t)(b >> 32);
-    else
-        w = (uint32_t)b;
-    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
-    return q + z;
-}
-
-#ifdef DREAM_SERVED_KERNEL
-/* O8: posts a request for page `page` of p's array to the fault servers;
- * `prev` is the thread's hint entry. */
-__device__ __forceinline__ void dream_serve_post(const dream_ptr_abi &p, uint64_t page, uint64_t prev)
-{
-    dream_rt_state *rt = p.rt;
-    dream_serve_queue *q = rt->serve;
-    const uint64_t n = rt->nframes;
-    const uint64_t t = atomicAdd((unsigned long long *)&q->tail, 1ull);
-    uint64_t *seq = (uint64_t *)(q + 1) + t % n;
-    uint64_t s, t0 = 0;
-    while ((s = dream_ld_relaxed(seq)) != t) /* the request of ticket t - n not yet read */
-        if (!dream_wait_step(rt, t0)) {
-            dream_wait_failed(rt, DREAM_WAIT_QUEUE, p.slot, page);
-            return;
-        }
-    /* its address depends on s: written after the server's release of the slot (O8) */
-    dream_serve_req *r = (dream_serve_req *)dream_after(
-        (const uint64_t *)((dream_serve_req *)((uint64_t *)(q + 1) + n) + t % n), s, p.page_shift);
-    r->what = dream_owner(p.slot, page);
-    r->prev = prev;
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(seq), "l"(t + 1) : "memory");
-}
-
-/* O8: the entry of page `page` once VALID, asking the fault servers for it
- * if no one has; `e` is the entry the miss read, `prev` the thread's hint
- * entry. 0 when the load failed (the server recorded why) or the wait ran
- * out (recorded here). */
-__device__ __forceinline__ uint64_t dream_served_entry(const dream_ptr_abi &p, uint64_t page, uint64_t e,
-                                                       uint64_t prev)
-{
-    dream_rt_state *rt = p.rt;
-    uint64_t *pte = p.pte + page;
-    bool asked = false;
-    uint64_t t0 = 0, head = 0;
-    for (;;) {
-        if (dream_pte_state(e) == DREAM_PTE_VALID) {
-            /* the first page of a read-ahead window: the access that clears
-               its mark asks the servers to read ahead past it */
-            if ((e & DREAM_PTE_MARK) && atomicCAS((unsigned long long *)pte, e, e & ~(uint64_t)DREAM_PTE_MARK) == e)
-                dream_serve_post(p, page, prev | DREAM_SERVE_PAST);
-            return e;
-        }
-        if (dream_pte_state(e) == DREAM_PTE_LOADING || (e & DREAM_PTE_REQ)) {
-            asked = true;
-        } else if (asked && (dream_load_u32(&rt->error->code) != DREAM_ERR_NONE || dream_load_u32(&rt->abort))) {
-            return 0; /* INVALID again, an error recorded: the load failed */
-        } else if (atomicCAS((unsigned long long *)pte, e, e | DREAM_PTE_REQ) == e) {
-            dream_serve_post(p, page, prev);
-            asked = true;
-        }
-        if (t0 == 0) /* the servers' tickets as this wait starts (used only at its end) */
-            head = dream_ld_relaxed(&rt->serve->head);
-        if (!dream_wait_step(rt, t0)) {
-            /* no bound while the servers take new tickets: they are alive */
-            if (dream_load_u32(&rt->abort) || dream_ld_relaxed(&rt->serve->head) == head) {
-                dream_wait_failed(rt, DREAM_WAIT_SERVER, p.slot, page);
-                return 0;
-            }
-            t0 = 0;
-        }
-        e = dream_ld_relaxed(pte);
-    }
-}
-#endif
-
 /* O6: whether page pte's frame is known, from the thread's hint or from a
  * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
  * then its address. Else `e` is the entry read (an entry with the read-ahead
- * mark is a miss: the slow path reads ahead past it); in the served build
- * (O8) a miss waits for the servers' load, and only a failed one returns
- * false. A write (`dirty`) marks the frame dirty once per hint. */
+ * mark is a miss: the slow path reads ahead past it). A write (`dirty`)
+ * marks the frame dirty once per hint. */
 __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
                                                      bool dirty, uint8_t *&base, uint64_t &e)
 {
@@ -1218,15 +1069,8 @@ __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, con
         return true;
     }
     e = dream_ld_sm(pte);
-    if ((e & (DREAM_PTE_STATE_MASK | DREAM_PTE_MARK)) != DREAM_PTE_VALID) {
-#ifdef DREAM_SERVED_KERNEL
-        e = dream_served_entry(p, (uint64_t)(pte - p.pte), e, h.pte);
-        if (dream_pte_state(e) != DREAM_PTE_VALID)
-            return false;
-#else
+    if ((e & (DREAM_PTE_STATE_MASK | DREAM_PTE_MARK)) != DREAM_PTE_VALID)
         return false;
-#endif
-    }
     if (dirty)
         dream_mark_dirty(&p.rt->dirty[dream_pte_frame(e)]);
     base = dream_ptr_frame(p, dream_pte_frame(e));
@@ -1339,19 +1183,12 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
             r.done = true;
             return r;
         }
-#ifdef DREAM_SERVED_KERNEL
-        dream_exit_if_aborted(rt, false); /* the servers' load failed (O8) */
-#else
         r = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, true, h.pte, e, f); /* O6's miss */
         if (r.done) /* the pinned access marked the frame dirty */
             h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
         dream_exit_if_aborted(rt, r.done);
-#endif
         return r;
     }
-#ifdef DREAM_SERVED_KERNEL
-    __builtin_unreachable(); /* the host runs it only in O6 */
-#else
     const unsigned mask = dream_group_mask();
     const dream_lead l = dream_lead_pin(rt, pte, mask);
     const int frame = dream_shfl(mask, l.frame, l.leader);
@@ -1370,7 +1207,6 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     h = {(uint64_t)pte, 0}; /* the entry alone, for read-ahead: the frame may be reused */
     dream_exit_if_aborted(rt, r.done);
     return r;
-#endif
 #endif
 }
 
@@ -1395,6 +1231,24 @@ template <class B> __device__ __forceinline__ B dream_ld_frame(const B *q)
                      : "memory");
     }
     return b;
+}
+
+/* O5: q, at an address that depends on every word of the element's bits b,
+ * so that a load from it issues only once all of b has returned: q + (w &
+ * 0), w the words of b or'ed, the 0 the dream_ptr's page shift (< 64) >> 6,
+ * and the and in asm, which no compiler folds. */
+template <class B> __device__ __forceinline__ const uint64_t *dream_after(const uint64_t *q, const B &b,
+                                                                          uint32_t page_shift)
+{
+    uint32_t w, z;
+    if constexpr (sizeof(B) == 16)
+        w = b.x | b.y | b.z | b.w;
+    else if constexpr (sizeof(B) == 8)
+        w = (uint32_t)b | (uint32_t)(b >> 32);
+    else
+        w = (uint32_t)b;
+    asm("and.b32 %0, %1, %2;" : "=r"(z) : "r"(w), "r"(page_shift >> 6));
+    return q + z;
 }
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
@@ -1430,20 +1284,12 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             return *(const T *)(b + off);
         }
-#ifdef DREAM_SERVED_KERNEL
-        dream_exit_if_aborted(rt, false); /* the servers' load failed (O8) */
-        return T();
-#else
         const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, e, ld);
         if (s.done) /* O6's miss */
             h = {(uint64_t)pte, s.base};
         dream_exit_if_aborted(rt, s.done);
         return s.v;
-#endif
     }
-#ifdef DREAM_SERVED_KERNEL
-    __builtin_unreachable(); /* the host runs it only in O6 */
-#else
     const unsigned mask = dream_group_mask();
     typedef typename dream_bits_t<sizeof(T)>::type B;
     T v = T();
@@ -1479,14 +1325,12 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     dream_exit_if_aborted(rt, done);
     return v;
 #endif
-#endif
 }
 
 /* A span's page without a pin (ptr.cuh, dream_span): its home when the
  * array is at home (O7), else, in a launch that evicts nothing (O6), the
- * frame of its VALID entry, read as an access reads it (in the served build
- * waited for, O8); null otherwise. A writer marks the page dirty, as an
- * access's first write does. */
+ * frame of its VALID entry, read as an access reads it; null otherwise. A
+ * writer marks the page dirty, as an access's first write does. */
 __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uint64_t page, bool write)
 {
     if (dream_at_home(p)) {

@@ -211,12 +211,7 @@ template <class T> struct dream_span {
             return nullptr;
         const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
         uint8_t *b = dream_span_frame(a, page, dream_span_elem<T>::write); /* O6, O7: no pin */
-#if defined(DREAM_SERVED_KERNEL) /* there a miss was served, or failed (fault.cuh O8) */
-        if (!b) {
-            dream_exit_if_aborted(a.rt, false);
-            return nullptr;
-        }
-#elif !defined(DREAM_RESIDENT_KERNEL) /* there every array is at home */
+#ifndef DREAM_RESIDENT_KERNEL /* there every array is at home */
         if (!b) {
             frame = dream_pin_page(a, page);
             if (frame < 0) {
