@@ -807,6 +807,50 @@ def test_no_eviction_reads_pages_of_this_launch_and_earlier_ones(make_rt):
             assert a.slot not in rt._at_home()
 
 
+WHOLE = r'''
+extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, dream_ptr<int> big, unsigned long long n,
+                                 unsigned long long nbig, unsigned rounds, long long *out) {
+    const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    unsigned x = (unsigned)t * 2654435761u + 12345u;
+    long long s = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        x = x * 1664525u + 1013904223u;
+        s += a[x % n];
+        w.atomic_add((x >> 7) % n, 1);
+        s += big[(t * rounds + r) % nbig];
+    }
+    out[t] = s;
+}'''
+
+
+def test_random_reads_and_atomics_beside_a_stream_in_a_cold_launch(make_rt):
+    # O6: a and w (64 pages) are loaded early in this cold launch while big
+    # loads throughout it; each thread reads a and adds to w at random, its
+    # one hint per array missing nearly every time (fault.cuh, O6: the entry
+    # read at CTA scope). Every read must see the loaded data and every add
+    # must reach the backing store (each page marked dirty by its first write)
+    import cupy
+    page, n, nbig, rounds, threads = 4096, 64 * 1024, 2000 * 1024, 512, 4096
+    h = np.arange(n, dtype=np.int32) * 3 + 1
+    hb = np.arange(nbig, dtype=np.int32) % 1000
+    with make_rt(page_size=page, gpu_memory=(2 * n + nbig) * 4 + 64 * page) as rt:
+        a, w, big = rt.array(h), rt.zeros(n, np.int32), rt.array(hb)
+        out = cupy.zeros(threads, np.int64)
+        rt.kernel(WHOLE, "whole")(threads // BLOCK, BLOCK, (a, w, big, np.uint64(n), np.uint64(nbig),
+                                                            np.uint32(rounds), out))
+        t = np.arange(threads, dtype=np.uint64)
+        x = (t * 2654435761 + 12345) % 2**32
+        want, counts = np.zeros(threads, np.int64), np.zeros(n, np.int64)
+        for r in range(rounds):
+            x = (x * 1664525 + 1013904223) % 2**32
+            want += h[x % n] + hb[(t * rounds + r) % nbig]
+            counts += np.bincount(((x >> 7) % n).astype(np.int64), minlength=n)
+        np.testing.assert_array_equal(out.get(), want)
+        np.testing.assert_array_equal(w.to_numpy(), counts)
+        assert {a.slot, w.slot} <= rt._at_home()
+        assert rt.stats().evictions == 0
+
+
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
         if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''
