@@ -807,9 +807,9 @@ def test_no_eviction_reads_pages_of_this_launch_and_earlier_ones(make_rt):
             assert a.slot not in rt._at_home()
 
 
-WHOLE = r'''
-extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, dream_ptr<int> big, unsigned long long n,
-                                 unsigned long long nbig, unsigned rounds, long long *out) {
+RANDOM_BESIDE_STREAM = r'''
+extern "C" __global__ void rand_rw(dream_ptr<int> a, dream_ptr<int> w, dream_ptr<int> big, unsigned long long n,
+                                   unsigned long long nbig, unsigned rounds, long long *out) {
     const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
     unsigned x = (unsigned)t * 2654435761u + 12345u;
     long long s = 0;
@@ -836,8 +836,8 @@ def test_random_reads_and_atomics_beside_a_stream_in_a_cold_launch(make_rt):
     with make_rt(page_size=page, gpu_memory=(2 * n + nbig) * 4 + 64 * page) as rt:
         a, w, big = rt.array(h), rt.zeros(n, np.int32), rt.array(hb)
         out = cupy.zeros(threads, np.int64)
-        rt.kernel(WHOLE, "whole")(threads // BLOCK, BLOCK, (a, w, big, np.uint64(n), np.uint64(nbig),
-                                                            np.uint32(rounds), out))
+        rt.kernel(RANDOM_BESIDE_STREAM, "rand_rw")(threads // BLOCK, BLOCK, (a, w, big, np.uint64(n), np.uint64(nbig),
+                                                                            np.uint32(rounds), out))
         t = np.arange(threads, dtype=np.uint64)
         x = (t * 2654435761 + 12345) % 2**32
         want, counts = np.zeros(threads, np.int64), np.zeros(n, np.int64)
