@@ -39,17 +39,19 @@ def test_sample_kernel_compiles(backend, arch):
         assert b".entry sample" in image
 
 
+SPAN = r'''extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<double> b, int cols) {
+    dream_span<int> row(a);
+    for (int j = 0; j < cols; j++)
+        if (int *q = row.ptr(threadIdx.x * cols + j)) *q += 1;
+    dream_span<const double> r(b);
+    double s = r[threadIdx.x];
+    r.release();
+    b[threadIdx.x] = s; }'''
+
+
 @pytest.mark.parametrize("backend", sorted(all_backends()))
 def test_span_compiles(backend):
-    src = r'''extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<double> b, int cols) {
-        dream_span<int> row(a);
-        for (int j = 0; j < cols; j++)
-            if (int *q = row.ptr(threadIdx.x * cols + j)) *q += 1;
-        dream_span<const double> r(b);
-        double s = r[threadIdx.x];
-        r.release();
-        b[threadIdx.x] = s; }'''
-    image, _ = compile_source(src, ("rows",), "sm_90", (all_backends()[backend].define,))
+    image, _ = compile_source(SPAN, ("rows",), "sm_90", (all_backends()[backend].define,))
     assert image[:4] == b"\x7fELF"
 
 
@@ -83,6 +85,17 @@ def test_compile_error_carries_the_log():
     with pytest.raises(CompileError, match=r"broken\.cu\(1\).*undefined_thing"):
         compile_source(bad, ("broken",), "compute_90", ("DREAM_BACKEND_DIRECT",), (),
                        "broken.cu")
+
+
+@pytest.mark.parametrize("source,name", [(SAMPLE, "sample"), (SPAN, "rows")])
+def test_a_kernels_own_module_is_the_same_on_every_backend(source, name):
+    # link_kernel compiles it once, with no backend (dream.cuh), and links it
+    # to each backend's slow paths: it must not differ with the backend
+    own = ("DREAM_FAULT_LINKED",)
+    ptx, _ = compile_source(source, (name,), "compute_90", own, ("-rdc=true",))
+    assert b".entry " + name.encode() in ptx
+    for backend, cls in all_backends().items():
+        assert compile_source(source, (name,), "compute_90", (cls.define, *own), ("-rdc=true",))[0] == ptx, backend
 
 
 def test_no_backend_is_a_clear_error():

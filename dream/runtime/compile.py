@@ -34,6 +34,7 @@ faults made cold vector add 0.47 s against 0.15-0.17 s: waiting and
 copying spill (bench/results-h100/session11/README.md)."""
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import re
@@ -160,6 +161,12 @@ def own_budget(source: str, options: tuple) -> bool:
     return any(w in source for w in _WHOLE_SOURCE) or any(w in o for o in options for w in _WHOLE_OPTIONS)
 
 
+# NVRTC releases the GIL: a kernel's slow paths compile in a thread of this
+# pool while its own module compiles in the caller's (compile_source makes no
+# call into the pool, so no task waits on another)
+_SLOW_PATHS = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="dream-compile")
+
+
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
                 filename: str = "kernel.cu", resident: bool = False) -> tuple[bytes, dict]:
@@ -169,17 +176,22 @@ def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: t
     (launch bounds, --maxrregcount) is compiled whole instead. `resident`
     builds it for launches whose arrays are all at home
     (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
-    RESIDENT_FAULT_REGISTERS. Returns (CUBIN, {name: lowered name})."""
+    RESIDENT_FAULT_REGISTERS. The kernel's own module is compiled without
+    the backend's define (`defines`' DREAM_BACKEND_*, dream.cuh): it calls
+    no transport, so every backend links the same one (the suite's every
+    workload on three backends compiled it three times). Returns (CUBIN,
+    {name: lowered name})."""
     kdefines = (*defines, "DREAM_RESIDENT_KERNEL") if resident else defines
     if own_budget(source, options):
         return compile_source(source, names, arch, kdefines, options, filename)
-    kernel, lowered = compile_source(source, names, arch, (*kdefines, "DREAM_FAULT_LINKED"),
-                                     (*options, "-rdc=true"), filename)
     forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
     cap = RESIDENT_FAULT_REGISTERS if resident else FAULT_REGISTERS
-    fault, _ = compile_source("", (), arch, defines,
-                              (*forwarded, "-rdc=true", f"--maxrregcount={cap}"), "dream_fault.cu")
-    return _linked([kernel, fault], arch), lowered
+    fault = _SLOW_PATHS.submit(compile_source, "", (), arch, defines,
+                               (*forwarded, "-rdc=true", f"--maxrregcount={cap}"), "dream_fault.cu")
+    own = tuple(d for d in kdefines if not d.startswith("DREAM_BACKEND_"))
+    kernel, lowered = compile_source(source, names, arch, (*own, "DREAM_FAULT_LINKED"),
+                                     (*options, "-rdc=true"), filename)
+    return _linked([kernel, fault.result()[0]], arch), lowered
 
 
 def source_digest(source: str) -> str:

@@ -15,6 +15,8 @@ set it and it left fewer registers than the linked build's, so that the copy
 is sized by them): a larger block is refused, naming it."""
 from __future__ import annotations
 
+import concurrent.futures
+
 import numpy as np
 
 from . import abi
@@ -64,6 +66,12 @@ def _scalar_bytes(value, size: int, i: int, kname: str) -> bytes:
         "CuPy arrays or scalars")
 
 
+# A kernel's resident build compiles in a thread of this pool while its
+# general build compiles in the caller's (NVRTC releases the GIL); it waits
+# only on compile.py's own pool, whose tasks wait on nothing
+_BUILDS = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="dream-build")
+
+
 class Kernel:
     def __init__(self, rt, source: str, name: str, options=()):
         if not isinstance(source, str) or not isinstance(name, str) or not name:
@@ -87,19 +95,25 @@ class Kernel:
         made again with that count told to the headers, as --maxrregcount
         tells it (compile.py, register_cap)."""
         options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
-        general = self._compile(options, False)
+        resident = _BUILDS.submit(self._link, options, True)   # compiled while the general one is
+        general = self._load_build(self._link(options, False), False)
         if cap is None and self.rt._backend.sized_by_registers and own_budget(self._source, ()) \
                 and not register_cap(options):
             regs = func_registers(general)
             if regs < FAULT_REGISTERS:
                 self._options += (f"-DDREAM_REGISTER_CAP={regs}",)
                 options = self._options
-                general = self._compile(options, False)
-        return {False: general, True: self._compile(options, True)}
+                general = self._load_build(self._link(options, False), False)
+                resident = _BUILDS.submit(self._link, options, True)
+        return {False: general, True: self._load_build(resident.result(), True)}
 
-    def _compile(self, options, resident: bool):
-        image, lowered = link_kernel(self._source, (self.name,), self.rt.gpu.arch,
-                                     (self.rt._backend.define,), options, f"{self.name}.cu", resident)
+    def _link(self, options, resident: bool) -> tuple:
+        return link_kernel(self._source, (self.name,), self.rt.gpu.arch, (self.rt._backend.define,),
+                           options, f"{self.name}.cu", resident)
+
+    def _load_build(self, linked: tuple, resident: bool):
+        """Loads a build (in the caller's thread, where the runtime's context is current)."""
+        image, lowered = linked
         module = self.rt._load(image)
         func = module.function(lowered[self.name])
         if resident:
