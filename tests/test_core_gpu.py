@@ -720,6 +720,44 @@ def test_a_scattered_walk_does_not_read_ahead():
     assert 0 < ns < 1e6
 
 
+RACE = r'''
+extern "C" __global__ void race(dream_ptr<unsigned long long> a, unsigned long long pages,
+                                unsigned long long step, unsigned long long *bad) {
+    /* every warp visits the same pages in the same scattered order, each
+       page whole; every word holds its own index */
+    unsigned long long wrong = 0;
+    for (unsigned long long k = 0; k < pages; k++)
+        for (unsigned j = threadIdx.x % 32; j < 512; j += 32) {
+            const unsigned long long i = (k * step % pages) * 512 + j;
+            wrong += a[i] != i;
+        }
+    atomicAdd(bad, wrong);
+}'''
+
+
+def test_warps_racing_for_lone_pages_read_each_exactly(make_rt):
+    # Whole warps faulting one 4 KiB page at a time, in the serial fault's
+    # order (no read-ahead): on direct, in a launch that evicts nothing, the
+    # winner of each claim loads the page before its home is locked (direct.cuh,
+    # early start); the other warps wait for it or find it loaded. Four
+    # warps race for each of 2,000 pages, in two launches, the second after
+    # the ring was emptied.
+    import cupy
+    from dream.bench.transfer import serial_step
+    pages = 2000
+    with make_rt(page_size=4096, gpu_memory=2 * pages * 4096) as rt:
+        a = rt.array(np.arange(pages * 512, dtype=np.uint64))
+        k = rt.kernel(RACE, "race")
+        bad = cupy.zeros(1, np.uint64)
+        for launch in range(2):
+            rt.evict()
+            rt.reset_stats()
+            k(1, 128, (a, np.uint64(pages), np.uint64(serial_step(pages)), bad))
+            s = rt.stats()
+            assert int(bad.get()[0]) == 0, launch
+            assert s.pages_in == pages, s  # each page once: a lost claim loads nothing
+
+
 COLUMNS_COPY = r'''
 extern "C" __global__ void cols_copy(dream_ptr<int> m, dream_ptr<int> w, unsigned long long rows,
                                      unsigned long long ncols, long long *out) {

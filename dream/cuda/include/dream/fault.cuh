@@ -163,7 +163,10 @@
  *   O7  Homes: the host gives each array, at its creation and while it
  *       lives, consecutive frames of its own (a home per page) if the ring
  *       has a free run that long. A load in O6 takes the page's home when
- *       that frame is free (dream_home_take; else the ring, as above). Each
+ *       that frame is free (dream_home_take; else the ring, as above); on
+ *       direct a whole warp's lone 4 KiB fault issues the page's loads once
+ *       its claim is won, and locks the home under them (direct.cuh, early
+ *       start: no write-back runs in O6, so the backing is the page's). Each
  *       array counts its pages VALID at home (at_home: +1 when a load
  *       publishes one there, in any mode; -1 when its entry leaves VALID
  *       there, by an eviction here or a flush; +1 again when a failed
@@ -641,6 +644,20 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
     }
 }
 
+/* O1: publishes page `pte`'s load into frame f (generation g + 1, with the
+ * read-ahead mark if `mark`), stamps f young (dream_ring_take), counts it at
+ * home, and unlocks f, keeping the loader's pin if `keep`. The transport has
+ * fenced the data. */
+__device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte, uint32_t f, uint32_t g,
+                                              bool mark, bool home, bool keep)
+{
+    atomicExch((unsigned long long *)pte, dream_pte_loaded(f, g) | (mark ? DREAM_PTE_MARK : 0u));
+    r.loaded[f] = dream_ticks();
+    if (home)
+        atomicAdd(r.at_home, 1ull);
+    dream_unlock(r.ref, f, keep);
+}
+
 /* The slow path, collective over `mask`: each lane with `need` resolves its
  * page and returns the frame it pinned, or -1 after recording an error. `e`
  * is the entry the fast path saw.
@@ -694,9 +711,21 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     uint64_t t_wait = 0;
     const uint64_t t_start = need ? dream_now() : 0;
     const dream_ring r = dream_ring_of(rt, p.slot);
+#ifdef DREAM_TRANSPORT_EARLY
+    /* direct's early start (direct.cuh), for a whole warp's fault on one 4
+       KiB page of an array with homes (p.home: set only in O6, abi.h), with
+       one need lane and none reading ahead: where the page lies in pinned
+       memory, read now, under the claim's round trip (0 on other lanes) */
+    const unsigned needers = dream_ballot(mask, need);
+    const bool reading_ahead = dream_any(mask, pre);
+    const uint64_t src = __popc(needers) == 1 && !reading_ahead && mask == 0xFFFFFFFFu && need && !past &&
+                                 p.home && p.page_shift == 12
+                             ? rt->arrays[p.slot].backing + (page << 12)
+                             : 0;
+#endif
 
     while (dream_any(mask, !done)) {
-        bool do_wb = false, do_rd = false, moved = false;
+        bool do_wb = false, do_rd = false, moved = false, take = false, won = false;
         dream_io_req wb = {}, rd = {};
         uint64_t *vpte = nullptr, ve = 0;
         if (!done) {
@@ -738,63 +767,96 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     } else {
                         e = claim;
                         claimed = true;
+#ifdef DREAM_TRANSPORT_EARLY
+                        won = src != 0;
+#endif
                     }
                 }
-                if (claimed) {
-                    /* in a launch that evicts, the ring's fence is O4's acquire */
-                    const int fr = dream_frame_take(rt, r, p, page, home);
-                    if (fr < 0 && pre) { /* no free frame now: give the page back */
-                        atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
-                        claimed = false;
+                take = claimed;
+            } else {
+                where = DREAM_WAIT_PAGE; /* LOADING|NONE (its claimer may wait for a frame) or EVICTING */
+            }
+        }
+#ifdef DREAM_TRANSPORT_EARLY
+        /* Early start: the page's loads, then its home locked, owned and
+           LOADING under them; a home another page holds leaves the loads
+           unused and the claim to the ring below. The home held no page
+           (dream_home_take), so no victim's entry must change first (O4). */
+        const unsigned winner = dream_ballot(mask, won);
+        if (winner) {
+            const dream_io_early x = dream_early_load(src, __ffs(winner) - 1);
+            int hf = -1;
+            if (won) {
+                hf = dream_home_take(r, (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page);
+                if (hf >= 0) {
+                    r.owner[hf] = dream_owner(p.slot, page);
+                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)hf, dream_pte_gen(e)));
+                }
+            }
+            hf = __shfl_sync(mask, hf, __ffs(winner) - 1);
+            if (hf >= 0) {
+                dream_early_store(x, dream_ptr_frame(p, (uint32_t)hf), r.counters);
+                if (won) {
+                    dream_publish(r, pte, (uint32_t)hf, dream_pte_gen(e), false, true, true);
+                    frame = hf;
+                    home = loaded = done = true;
+                    claimed = take = false;
+                }
+            }
+        }
+#endif
+        if (take) {
+            /* in a launch that evicts, the ring's fence is O4's acquire */
+            const uint32_t g = dream_pte_gen(e);
+            const int fr = dream_frame_take(rt, r, p, page, home);
+            if (fr < 0 && pre) { /* no free frame now: give the page back */
+                atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
+                claimed = false;
+                done = true;
+            } else if (fr < 0) {
+                where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
+            } else {
+                claimed = false;
+                frame = fr;
+                rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
+                do_rd = true;
+                const uint64_t own = r.owner[fr];
+                r.owner[fr] = dream_owner(p.slot, page);
+                if (own != DREAM_OWNER_NONE) {
+                    vpte = dream_owner_pte(rt, own);
+                    const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
+                    ve = dream_ld_relaxed(vpte);
+                    const uint32_t vg = dream_pte_gen(ve);
+                    /* by I2 the victim's entry is VALID|fr, and only
+                       we may change it: the CAS is a check */
+                    const bool mapped =
+                        dream_pte_state(ve) == DREAM_PTE_VALID && dream_pte_frame(ve) == (uint32_t)fr &&
+                        atomicCAS((unsigned long long *)vpte, ve,
+                                  dirty ? dream_pte(DREAM_PTE_EVICTING, (uint32_t)fr, vg)
+                                        : dream_pte(DREAM_PTE_INVALID, 0, vg)) == ve;
+                    if (!mapped) {
+                        /* I2 broken: stop before any data moves (the frame stays locked) */
+                        dream_fail(rt, DREAM_ERR_PROTOCOL, dream_owner_slot(own), 0,
+                                   dream_owner_page(own), DREAM_WAIT_NONE, (uint32_t)ve,
+                                   (uint32_t)fr, vg);
+                        atomicExch(&rt->abort, 1u);
+                        do_rd = false;
                         done = true;
-                    } else if (fr < 0) {
-                        where = DREAM_WAIT_FRAME; /* keep the claim (Progress) */
+                        frame = -1;
                     } else {
-                        claimed = false;
-                        frame = fr;
-                        rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
-                        do_rd = true;
-                        const uint64_t own = r.owner[fr];
-                        r.owner[fr] = dream_owner(p.slot, page);
-                        if (own != DREAM_OWNER_NONE) {
-                            vpte = dream_owner_pte(rt, own);
-                            const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
-                            ve = dream_ld_relaxed(vpte);
-                            const uint32_t vg = dream_pte_gen(ve);
-                            /* by I2 the victim's entry is VALID|fr, and only
-                               we may change it: the CAS is a check */
-                            const bool mapped =
-                                dream_pte_state(ve) == DREAM_PTE_VALID && dream_pte_frame(ve) == (uint32_t)fr &&
-                                atomicCAS((unsigned long long *)vpte, ve,
-                                          dirty ? dream_pte(DREAM_PTE_EVICTING, (uint32_t)fr, vg)
-                                                : dream_pte(DREAM_PTE_INVALID, 0, vg)) == ve;
-                            if (!mapped) {
-                                /* I2 broken: stop before any data moves (the frame stays locked) */
-                                dream_fail(rt, DREAM_ERR_PROTOCOL, dream_owner_slot(own), 0,
-                                           dream_owner_page(own), DREAM_WAIT_NONE, (uint32_t)ve,
-                                           (uint32_t)fr, vg);
-                                atomicExch(&rt->abort, 1u);
-                                do_rd = false;
-                                done = true;
-                                frame = -1;
-                            } else {
-                                /* O4: the entry leaves VALID|fr before fr's data changes */
-                                dream_fence_acquire();
-                                dream_count_home(rt, dream_owner_slot(own), dream_owner_page(own), (uint32_t)fr, -1);
-                                if (dirty) {
-                                    do_wb = true;
-                                    do_rd = false; /* after the write-back */
-                                    wb = {dream_owner_page(own), dream_owner_slot(own), (uint32_t)fr,
-                                          DREAM_IO_WRITE};
-                                } else {
-                                    dream_count(rt, DREAM_C_EVICTIONS, 1);
-                                }
-                            }
+                        /* O4: the entry leaves VALID|fr before fr's data changes */
+                        dream_fence_acquire();
+                        dream_count_home(rt, dream_owner_slot(own), dream_owner_page(own), (uint32_t)fr, -1);
+                        if (dirty) {
+                            do_wb = true;
+                            do_rd = false; /* after the write-back */
+                            wb = {dream_owner_page(own), dream_owner_slot(own), (uint32_t)fr,
+                                  DREAM_IO_WRITE};
+                        } else {
+                            dream_count(rt, DREAM_C_EVICTIONS, 1);
                         }
                     }
                 }
-            } else {
-                where = DREAM_WAIT_PAGE; /* LOADING|NONE (its claimer may wait for a frame) or EVICTING */
             }
         }
 
@@ -836,14 +898,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             const int s = dream_transport_io(rt, mask, do_rd, rd);
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
-                    /* O1: the transport fenced the data; publish, then
-                       unlock keeping our pin for the access (none ahead) */
-                    atomicExch((unsigned long long *)pte,
-                               dream_pte_loaded((uint32_t)frame, g) | (mark ? DREAM_PTE_MARK : 0u));
-                    r.loaded[frame] = dream_ticks(); /* young (dream_ring_take) */
-                    if (home)
-                        atomicAdd(r.at_home, 1ull);
-                    dream_unlock(r.ref, (uint32_t)frame, !pre);
+                    /* keeping our pin for the access (none ahead) */
+                    dream_publish(r, pte, (uint32_t)frame, g, mark, home, !pre);
                     loaded = true;
                     if (pre)
                         frame = -1;
