@@ -751,11 +751,16 @@ def test_warps_racing_for_lone_pages_read_each_exactly(make_rt):
         bad = cupy.zeros(1, np.uint64)
         for launch in range(2):
             rt.evict()
+            # the emptied frames still hold last launch's pages: overwrite them,
+            # so that a store missing or landing after the publish shows
+            cupy.cuda.runtime.memset(rt.frames_ptr, 0xA5, rt.nframes * 4096)
+            cupy.cuda.Device().synchronize()
             rt.reset_stats()
             k(1, 128, (a, np.uint64(pages), np.uint64(serial_step(pages)), bad))
             s = rt.stats()
             assert int(bad.get()[0]) == 0, launch
-            assert s.pages_in == pages, s  # each page once: a lost claim loads nothing
+            assert s.pages_in == pages, s  # each page published once
+            _check_at_home(rt)
 
 
 COLUMNS_COPY = r'''
