@@ -166,18 +166,18 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
     }
 }
 
-/* Early start (fault.cuh, dream_fault): a whole warp's fault on one 4 KiB
- * page, in a launch that evicts nothing (O6), issues the page's loads as
- * soon as its claim is won, before its frame is locked (8 pieces a lane:
- * the whole page), and stores them once it is. The frame's lock, its owner
- * and the LOADING entry then wait under the PCIe round trip instead of
- * before it. Sound only where no write-back runs while the kernel does
- * (O6): the backing then holds the page's data from the kernel's start on,
- * and the claim makes the warp its only loader; the loads follow a won
- * claim, so racing faults never read a page twice. Not in a build capped
- * below 128 registers (DREAM_COPY_UNROLL 4), where held loads would spill.
- * A serial fault (one warp, 2,000 pages, H100): 8.13-8.16 -> 7.28-7.38 us
- * (bench/results-h100/session37). Held across the home's lock and nothing
+/* Early start (fault.cuh, dream_early_fault): a whole warp's fault on one 4
+ * KiB page, in a launch that evicts nothing (O6), issues the page's loads (8
+ * pieces a lane: the whole page) as soon as its claim is won, and stores
+ * them once its home is locked. The home's lock, its owner and the LOADING
+ * entry then wait under the PCIe round trip instead of before it. Sound only
+ * where no write-back runs while the kernel does (O6): the backing then
+ * holds the page's data from the kernel's start on, and the claim makes the
+ * warp its only loader. Not in a build capped below 128 registers
+ * (DREAM_COPY_UNROLL 4), where held loads would spill. A serial fault (one
+ * warp, 2,000 pages, H100): 8.13-8.16 -> 7.28-7.38 us (bench/results-h100/
+ * session37); 4.6-4.8 us taken apart from dream_fault's general code
+ * (dream_fault_lone, session38). Held across the home's lock and nothing
  * else (no call), the loads stay in registers; held across the general
  * frame take, whose paths call, ptxas spilled them, and the spill's stores
  * waited for the loads. */
@@ -187,12 +187,12 @@ struct dream_io_early {
     uint4 v[8];
 };
 
-/* Collective over the whole warp: lane `from`'s page at `src` (a byte
- * address in pinned host memory), loaded. */
-__device__ __forceinline__ dream_io_early dream_early_load(uint64_t src, int from)
+/* Collective over the whole warp (`mask`, all 32 lanes): lane `from`'s page
+ * at `src` (a byte address in pinned host memory), loaded. */
+__device__ __forceinline__ dream_io_early dream_early_load(unsigned mask, uint64_t src, int from)
 {
     dream_io_early x;
-    const uint4 *q = (const uint4 *)__shfl_sync(0xFFFFFFFFu, src, from) + dream_lane();
+    const uint4 *q = (const uint4 *)__shfl_sync(mask, src, from) + dream_lane();
 #pragma unroll
     for (int u = 0; u < 8; u++)
         x.v[u] = __ldcg(q + 32 * u);

@@ -165,8 +165,10 @@
  *       has a free run that long. A load in O6 takes the page's home when
  *       that frame is free (dream_home_take; else the ring, as above); on
  *       direct a whole warp's lone 4 KiB fault issues the page's loads once
- *       its claim is won, and locks the home under them (direct.cuh, early
- *       start: no write-back runs in O6, so the backing is the page's). Each
+ *       its claim is won, and locks the home under them (dream_early_fault,
+ *       direct.cuh's early start: no write-back runs in O6, so the backing
+ *       is the page's; an access's own lone fault takes it in
+ *       dream_fault_lone, apart from dream_fault's general code). Each
  *       array counts its pages VALID at home (at_home: +1 when a load
  *       publishes one there, in any mode; -1 when its entry leaves VALID
  *       there, by an eviction here or a flush; +1 again when a failed
@@ -515,6 +517,10 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
    n / 2 faults before it (serial_step), so it never reads ahead */
 #define DREAM_SEQUENCE_TICKS 4096
 
+/* No stride (beyond DREAM_AHEAD_STRIDE): dream_access_pinned has not
+   computed its first page's. */
+#define DREAM_NO_AHEAD (DREAM_AHEAD_STRIDE + 1)
+
 /* Read-ahead: the stride from the page of the thread's last access through
  * this dream_ptr (its hint's entry, `prev`) to `page`, or 0 when there is
  * none to follow (dream_fault). Only in a launch that may read ahead (a
@@ -598,13 +604,13 @@ __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, ui
  * lane's page is being loaded, or resident with a mark (`past`, on the need
  * lane), k + w d strides on, in the first window w with a page not taken
  * (above). `mark` is left true on the lane that loads the first page of its
- * window (k = 1 + w d): that page is published with the read-ahead mark. */
-__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, bool need, bool past,
+ * window (k = 1 + w d): that page is published with the read-ahead mark.
+ * `needers`: the lanes of `mask` that need a page (dream_fault's ballot). */
+__device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigned mask, unsigned needers, bool past,
                                                  bool &gather, int32_t ahead, uint64_t &page, uint64_t &e,
                                                  bool &mark)
 {
     mark = false;
-    const unsigned needers = dream_ballot(mask, need);
     const int depth = (int)dream_ahead_depth(p.flags); /* uniform: the launch's */
     if (mask != 0xFFFFFFFFu || __popc(needers) != 1 || depth == 0) {
         gather = false;
@@ -644,6 +650,17 @@ __device__ __forceinline__ bool dream_ahead_page(const dream_ptr_abi &p, unsigne
     }
 }
 
+/* The claim of page `pte`, INVALID in `e` as its claimer saw it: e becomes
+ * LOADING|NONE|g if the CAS wins, else the entry it found. */
+__device__ __forceinline__ bool dream_claim(uint64_t *pte, uint64_t &e)
+{
+    const uint64_t claim = dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE, dream_pte_gen(e));
+    const uint64_t seen = atomicCAS((unsigned long long *)pte, e, claim);
+    const bool won = seen == e;
+    e = won ? claim : seen;
+    return won;
+}
+
 /* O1: publishes page `pte`'s load into frame f (generation g + 1, with the
  * read-ahead mark if `mark`), stamps f young (dream_ring_take), counts it at
  * home, and unlocks f, keeping the loader's pin if `keep`. The transport has
@@ -653,10 +670,62 @@ __device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte
 {
     atomicExch((unsigned long long *)pte, dream_pte_loaded(f, g) | (mark ? DREAM_PTE_MARK : 0u));
     r.loaded[f] = dream_ticks();
+    __builtin_assume(__isGlobal(r.at_home)); /* a global atomic, not a generic one */
     if (home)
         atomicAdd(r.at_home, 1ull);
     dream_unlock(r.ref, f, keep);
 }
+
+#ifdef DREAM_TRANSPORT_EARLY
+/* Whether direct's early start may load p's pages: in a launch that evicts
+ * nothing (O6), an array with homes, 4 KiB pages. */
+__device__ __forceinline__ bool dream_early_ok(const dream_ptr_abi &p)
+{
+    return (p.flags & DREAM_PTR_NO_EVICT) && p.home && p.page_shift == 12;
+}
+
+/* Direct's early start (direct.cuh), collective over the whole warp, for
+ * page `page` of lane `leader`, which saw it INVALID in `e` (dream_early_ok
+ * holds): the leader claims the page, the warp issues its loads, the leader
+ * locks its home, writes the owner and the LOADING entry under them, and the
+ * warp stores the page there. Returns, on the leader, the home, published
+ * and pinned for the leader (dream_publish's `keep`); -1 elsewhere, and
+ * where the claim or the home is taken: the leader's `e` is then the entry
+ * its claim found, or INVALID again where it gave a taken home's claim back
+ * (a home holds another page only where the ring gave it one, rarely; the
+ * loads are then dropped, not counted in bytes_in). The home held no page
+ * (dream_home_take), so no victim's entry must change first (O4). */
+__device__ __forceinline__ int dream_early_fault(const dream_ptr_abi &p, const dream_ring &r, uint64_t page,
+                                                 uint64_t &e, int leader)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    const bool lead = (int)dream_lane() == leader;
+    uint64_t *pte = p.pte + page;
+    __builtin_assume(__isGlobal(pte));
+    /* the page's address, loaded under the claim's round trip */
+    const uint64_t src = lead ? p.rt->arrays[p.slot].backing + (page << 12) : 0;
+    if (!__shfl_sync(all, lead && dream_claim(pte, e), leader))
+        return -1;
+    const dream_io_early x = dream_early_load(all, src, leader);
+    const uint32_t g = dream_pte_gen(e);
+    int hf = -1;
+    if (lead) {
+        hf = dream_home_take(r, (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page);
+        if (hf >= 0)
+            r.owner[hf] = dream_owner(p.slot, page);
+        e = hf >= 0 ? dream_pte(DREAM_PTE_LOADING, (uint32_t)hf, g) : dream_pte(DREAM_PTE_INVALID, 0, g);
+        atomicExch((unsigned long long *)pte, e);
+    }
+    hf = __shfl_sync(all, hf, leader);
+    if (hf < 0)
+        return -1;
+    dream_early_store(x, dream_ptr_frame(p, (uint32_t)hf), r.counters);
+    if (!lead)
+        return -1;
+    dream_publish(r, pte, (uint32_t)hf, g, false, true, true);
+    return hf;
+}
+#endif
 
 /* The slow path, collective over `mask`: each lane with `need` resolves its
  * page and returns the frame it pinned, or -1 after recording an error. `e`
@@ -702,7 +771,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                                         bool need, uint64_t e, int32_t ahead, bool gather, bool past)
 {
     bool mark;
-    const bool pre = dream_ahead_page(p, mask, need, past, gather, ahead, page, e, mark);
+    const unsigned needers = dream_ballot(mask, need);
+    const bool pre = dream_ahead_page(p, mask, needers, past, gather, ahead, page, e, mark);
     uint64_t *pte = p.pte + page;
     int frame = -1;
     bool done = (!need && !pre) || past, loaded = false, home = false;
@@ -712,20 +782,19 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     const uint64_t t_start = need ? dream_now() : 0;
     const dream_ring r = dream_ring_of(rt, p.slot);
 #ifdef DREAM_TRANSPORT_EARLY
-    /* direct's early start (direct.cuh), for a whole warp's fault on one 4
-       KiB page of an array with homes (p.home: set only in O6, abi.h), with
-       one need lane and none reading ahead: where the page lies in pinned
-       memory, read now, under the claim's round trip (0 on other lanes) */
-    const unsigned needers = dream_ballot(mask, need);
-    const bool reading_ahead = dream_any(mask, pre);
-    const uint64_t src = __popc(needers) == 1 && !reading_ahead && mask == 0xFFFFFFFFu && need && !past &&
-                                 p.home && p.page_shift == 12
-                             ? rt->arrays[p.slot].backing + (page << 12)
-                             : 0;
+    /* a whole warp's fault on one INVALID page, with one need lane and none
+       reading ahead (dream_fault_lone takes most such faults before they
+       come here) */
+    if (mask == 0xFFFFFFFFu && __popc(needers) == 1 && !dream_any(mask, pre)) { /* uniform */
+        const int leader = __ffs(needers) - 1;
+        if (__shfl_sync(mask, !past && dream_early_ok(p) && dream_pte_state(e) == DREAM_PTE_INVALID, leader) &&
+            (frame = dream_early_fault(p, r, page, e, leader)) >= 0)
+            home = loaded = done = true;
+    }
 #endif
 
     while (dream_any(mask, !done)) {
-        bool do_wb = false, do_rd = false, moved = false, take = false, won = false;
+        bool do_wb = false, do_rd = false, moved = false, take = false;
         dream_io_req wb = {}, rd = {};
         uint64_t *vpte = nullptr, ve = 0;
         if (!done) {
@@ -758,53 +827,15 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 where = DREAM_WAIT_PAGE;
             } else if (claimed || st == DREAM_PTE_INVALID) {
                 if (!claimed) {
-                    const uint64_t claim = dream_pte(DREAM_PTE_LOADING, DREAM_FRAME_NONE, g);
-                    const uint64_t seen = atomicCAS((unsigned long long *)pte, e, claim);
-                    if (seen != e) {
-                        e = seen;
-                        moved = true;
-                        done = pre; /* another lane has it */
-                    } else {
-                        e = claim;
-                        claimed = true;
-#ifdef DREAM_TRANSPORT_EARLY
-                        won = src != 0;
-#endif
-                    }
+                    claimed = dream_claim(pte, e);
+                    moved = !claimed;
+                    done = !claimed && pre; /* another lane has it */
                 }
                 take = claimed;
             } else {
                 where = DREAM_WAIT_PAGE; /* LOADING|NONE (its claimer may wait for a frame) or EVICTING */
             }
         }
-#ifdef DREAM_TRANSPORT_EARLY
-        /* Early start: the page's loads, then its home locked, owned and
-           LOADING under them; a home another page holds leaves the loads
-           unused and the claim to the ring below. The home held no page
-           (dream_home_take), so no victim's entry must change first (O4). */
-        const unsigned winner = dream_ballot(mask, won);
-        if (winner) {
-            const dream_io_early x = dream_early_load(src, __ffs(winner) - 1);
-            int hf = -1;
-            if (won) {
-                hf = dream_home_take(r, (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page);
-                if (hf >= 0) {
-                    r.owner[hf] = dream_owner(p.slot, page);
-                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_LOADING, (uint32_t)hf, dream_pte_gen(e)));
-                }
-            }
-            hf = __shfl_sync(mask, hf, __ffs(winner) - 1);
-            if (hf >= 0) {
-                dream_early_store(x, dream_ptr_frame(p, (uint32_t)hf), r.counters);
-                if (won) {
-                    dream_publish(r, pte, (uint32_t)hf, dream_pte_gen(e), false, true, true);
-                    frame = hf;
-                    home = loaded = done = true;
-                    claimed = take = false;
-                }
-            }
-        }
-#endif
         if (take) {
             /* in a launch that evicts, the ring's fence is O4's acquire */
             const uint32_t g = dream_pte_gen(e);
@@ -949,6 +980,58 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 }
 #endif
 
+/* A lone fault's outcome (dream_fault_lone): the frame, or -1 and the entry
+ * the claim found. */
+struct dream_lone {
+    int frame;
+    uint64_t seen;
+};
+
+/* A lone fault (direct, O6, an array with homes), collective over the whole
+ * warp, every lane on page `page` (a 4 KiB page), which lane 0 saw INVALID
+ * in `e`, and no read-ahead to make (the caller's dream_ahead_stride): lane
+ * 0 claims the page, and the warp loads it into its home, locked under the
+ * loads (direct.cuh, early start). Returns the frame, unpinned (none reuses
+ * a frame in O6), or -1 where the fault is not lone or the claim or the home
+ * is taken, with the entry the claim found (INVALID again where it gave a
+ * taken home's claim back): the caller takes the general path from there,
+ * which then waits for the winner's load, not for a claim of its own. Apart
+ * from dream_fault, so that a lone fault runs none of its general code: the
+ * calls' register saves and the general path's collectives were most of a
+ * serial fault's 1,240 instructions (H100: 7.2-7.35 us a fault through
+ * dream_fault, 4.6-4.8 us here; bench/results-h100/session38). The loads
+ * wait for the claim: issued before it, every warp of a block faulting on
+ * one page loaded it over PCIe (cold vector add, a thread per element, 0.156
+ * -> 0.227 s), and the serial fault was no faster. */
+#ifdef DREAM_FAULT_LINKED
+__device__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e);
+#else
+__device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    e = __shfl_sync(all, e, 0);
+#ifdef DREAM_TRANSPORT_EARLY
+    if (!dream_early_ok(p) || dream_pte_state(e) != DREAM_PTE_INVALID)
+        return {-1, e}; /* uniform */
+    const uint64_t t_start = dream_now();
+    const dream_ring r = dream_ring_of(p.rt, p.slot);
+    const int f = __shfl_sync(all, dream_early_fault(p, r, page, e, 0), 0);
+    if (f < 0)
+        return {-1, __shfl_sync(all, e, 0)};
+    if (dream_lane() == 0) {
+        atomicSub(&r.ref[f], 1); /* the loader's pin, which dream_unpin drops in O6: relaxed, no fence */
+        dream_count(r.counters, DREAM_C_PAGES_IN, 1);
+        dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << 12);
+        dream_count(r.counters, DREAM_C_FAULTS, 1);
+        dream_count(r.counters, DREAM_C_WAIT_NS, dream_now() - t_start);
+    }
+    return {f, e};
+#else
+    return {-1, e};
+#endif
+}
+#endif
+
 /* Type and bounds of element i; records the error otherwise. */
 __device__ __forceinline__ bool dream_check(const dream_ptr_abi &p, uint64_t i, uint32_t size)
 {
@@ -992,7 +1075,10 @@ template <class T> struct dream_done {
  * while its warp-mates are still in this one): the page's leader pins it or
  * faults it in with the whole warp's help, its lanes run f, the warp syncs,
  * the leader unpins. Returns whether this lane's access was made and what
- * f returned.
+ * f returned. A whole warp's fault on one INVALID page in O6 that reads no
+ * page ahead goes to dream_fault_lone first, and is accessed unpinned there
+ * (here, not in a wrapper of its own: a call level more, on every miss, made
+ * cold vector add 9 % slower, H100, its register saves in local memory).
  *
  * With -DDREAM_VERIFY the leader checks, after its group's access, that the
  * frame still belongs to the page and is pinned, and counts any failure
@@ -1015,6 +1101,28 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
     dream_done<T> r = {T(), false, 0};
+    /* a lone fault (dream_fault_lone): the whole warp on one page of an
+       array with homes, INVALID, in a launch that evicts nothing, with no
+       page to read ahead; its stride, or the entry its claim found, go on to
+       the loop's first page */
+    int32_t ahead = DREAM_NO_AHEAD;
+    if (mask == 0xFFFFFFFFu && (p.flags & DREAM_PTR_NO_EVICT) && p.home &&
+        dream_match_any(mask, pending ? key : 0) == mask && pending &&
+        dream_pte_state(__shfl_sync(mask, seen, 0)) == DREAM_PTE_INVALID) { /* uniform */
+        ahead = __shfl_sync(mask, lane == 0 ? dream_ahead_stride(p, page, prev, mask) : 0, 0);
+        if (ahead == 0) {
+            const dream_lone l = dream_fault_lone(p, page, seen);
+            if (l.frame >= 0) { /* accessed as at a VALID entry in O6: unpinned */
+                r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
+                if (write && lane == 0)
+                    rt->dirty[l.frame] = 1;
+                r.v = f((T *)(r.base + off));
+                r.done = true;
+                return r;
+            }
+            seen = l.seen;
+        }
+    }
     bool first = true;
     for (unsigned todo = dream_ballot(mask, pending); todo; first = false) {
         const int leader = __ffs(todo) - 1;
@@ -1036,7 +1144,10 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
             const unsigned same = dream_match_any(mask, wait ? key : 0); /* every lane: no && before it */
             const bool gather = wait && __ffs(same) - 1 == lane;
             const int got = dream_fault(rt, p, page, mask, need, e,
-                                        need ? dream_ahead_stride(p, page, prev, peers) : 0, gather, false);
+                                        !need                             ? 0
+                                        : first && ahead != DREAM_NO_AHEAD ? ahead
+                                                                           : dream_ahead_stride(p, page, prev, peers),
+                                        gather, false);
             if (need)
                 frame = got;
         }

@@ -210,9 +210,12 @@ __device__ __forceinline__ unsigned long long *dream_counter_shard(uint64_t *bas
     return (unsigned long long *)base + (dream_smid() % DREAM_COUNTER_SHARDS) * DREAM_NCOUNTERS;
 }
 
-/* Adds v to counter c of a shard (dream_counter_shard). */
+/* Adds v to counter c of a shard (dream_counter_shard): a global atomic, not
+ * a generic one with a shared-memory branch (the counters are device
+ * memory). */
 __device__ __forceinline__ void dream_count(unsigned long long *shard, int c, uint64_t v)
 {
+    __builtin_assume(__isGlobal(shard));
     atomicAdd(shard + c, (unsigned long long)v);
 }
 
