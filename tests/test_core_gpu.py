@@ -625,6 +625,43 @@ def test_arrays_at_home_beside_arrays_that_load(make_rt):
         _check_at_home(rt)
 
 
+PICK = r'''
+extern "C" __global__ void pick(dream_ptr<int> y, dream_ptr<int> z, unsigned long long n, unsigned long long *out) {
+    const unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    unsigned long long s = 0;
+    for (unsigned long long i = t; i < n; i += gridDim.x * (unsigned long long)blockDim.x) {
+        dream_ptr<int> &q = (threadIdx.x & 1) ? y : z;   /* a warp's lanes on two arrays */
+        s += q[i];
+    }
+    atomicAdd(out, s);
+}'''
+
+
+def test_a_warp_on_an_array_with_homes_and_one_without(make_rt):
+    # a launch that evicts nothing, whose warps' lanes read two arrays in one
+    # access: y has homes, z none. The slow path's lone-fault test (fault.cuh,
+    # dream_access_pinned) matches the lanes' pages before it looks at either
+    # array: a test of z's homes first kept its lanes out of the warp's match
+    import cupy
+    page, pages = 4096, 100
+    n = pages * page // 4
+    hy, hz = np.arange(n, dtype=np.int32), 7 - np.arange(int(1.5 * n), dtype=np.int32)
+    with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
+        x = rt.array(np.zeros(n, np.int32), name="x")
+        y = rt.array(hy, name="y")
+        x.free()                       # free runs of `pages` frames on either side of y's homes
+        z = rt.array(hz, name="z")     # 1.5x pages: no run that long, so no homes
+        assert rt._home(y.slot) is not None and rt._home(z.slot) is None
+        out = cupy.zeros(1, np.uint64)
+        k = rt.kernel(PICK, "pick")
+        want = int(hy[1::2].astype(np.int64).sum() + hz[:n][0::2].astype(np.int64).sum()) % 2**64
+        for _ in range(2):             # cold, then with both arrays resident
+            out.fill(0)
+            k(8, 128, (y, z, np.uint64(n), out))
+            assert int(out.get()[0]) == want
+        assert rt.stats().evictions == 0
+
+
 COLUMNS = r'''
 extern "C" __global__ void cols(dream_ptr<int> m, unsigned long long rows, unsigned long long ncols,
                                 int up, long long *out) {

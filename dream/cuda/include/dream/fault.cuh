@@ -995,7 +995,9 @@ struct dream_lone {
  * a frame in O6), or -1 where the fault is not lone or the claim or the home
  * is taken, with the entry the claim found (INVALID again where it gave a
  * taken home's claim back): the caller takes the general path from there,
- * which then waits for the winner's load, not for a claim of its own. Apart
+ * which then waits for the winner's load (or, where the home was taken,
+ * claims the page again and tries the early start once more before the
+ * ring; the lone fault's time is then not in wait_ns). Apart
  * from dream_fault, so that a lone fault runs none of its general code: the
  * calls' register saves and the general path's collectives were most of a
  * serial fault's 1,240 instructions (H100: 7.2-7.35 us a fault through
@@ -1104,10 +1106,11 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
     /* a lone fault (dream_fault_lone): the whole warp on one page of an
        array with homes, INVALID, in a launch that evicts nothing, with no
        page to read ahead; its stride, or the entry its claim found, go on to
-       the loop's first page */
+       the loop's first page. The match comes before any test of p: lanes may
+       access different arrays, and every lane of mask takes part in it. */
     int32_t ahead = DREAM_NO_AHEAD;
-    if (mask == 0xFFFFFFFFu && (p.flags & DREAM_PTR_NO_EVICT) && p.home &&
-        dream_match_any(mask, pending ? key : 0) == mask && pending &&
+    if (mask == 0xFFFFFFFFu && dream_match_any(mask, pending ? key : 0) == mask && pending &&
+        (p.flags & DREAM_PTR_NO_EVICT) && p.home && p.page_shift == 12 &&
         dream_pte_state(__shfl_sync(mask, seen, 0)) == DREAM_PTE_INVALID) { /* uniform */
         ahead = __shfl_sync(mask, lane == 0 ? dream_ahead_stride(p, page, prev, mask) : 0, 0);
         if (ahead == 0) {
