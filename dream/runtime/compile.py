@@ -8,8 +8,8 @@ with or without a GPU: one path, tested on both.
 
 A user kernel is built from two relocatable modules linked together
 (link_kernel): the kernel, with the slow paths (dream_fault,
-dream_fault_lone and dream_access_failed) only declared, and the slow paths compiled once per
-backend and options, capped at FAULT_REGISTERS. A kernel's register count is
+dream_fault_lone and dream_access_failed) only declared, and the slow
+paths compiled once per backend and options, capped at FAULT_REGISTERS. A kernel's register count is
 the maximum over its call graph, so compiled into the kernel the slow path's
 registers would set the hit path's (fault.cuh); and a call the compiler
 cannot see into does not stop it from unrolling a user's loop as a warp
