@@ -158,7 +158,7 @@ def test_headers_define_no_function_but_the_slow_paths(backend):
     # definition there is one nvJitLink reports on stderr but does not fail on
     fault, _ = compile_source("", (), "sm_90", (all_backends()[backend].define,), ("-rdc=true",))
     assert sorted(global_functions(fault)) == ["_Z11dream_faultP14dream_rt_state13dream_ptr_abiyjbyibb",
-                                               "_Z16dream_fault_lone13dream_ptr_abiyy",
+                                               "_Z16dream_fault_lone13dream_ptr_abiyyy",
                                                "_Z19dream_access_failed13dream_ptr_abiyj"]
 
 

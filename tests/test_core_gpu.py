@@ -639,8 +639,8 @@ extern "C" __global__ void pick(dream_ptr<int> y, dream_ptr<int> z, unsigned lon
 
 def test_a_warp_on_an_array_with_homes_and_one_without(make_rt):
     # a launch that evicts nothing, whose warps' lanes read two arrays in one
-    # access: y has homes, z none. The slow path's lone-fault test (fault.cuh,
-    # dream_access_pinned) matches the lanes' pages before it looks at either
+    # access: y has homes, z none. O6's lone-fault test (fault.cuh,
+    # dream_miss_no_evict) matches the lanes' pages before it looks at either
     # array: a test of z's homes first kept its lanes out of the warp's match
     import cupy
     page, pages = 4096, 100

@@ -168,7 +168,8 @@
  *       its claim is won, and locks the home under them (dream_early_fault,
  *       direct.cuh's early start: no write-back runs in O6, so the backing
  *       is the page's; an access's own lone fault takes it in
- *       dream_fault_lone, apart from dream_fault's general code). Each
+ *       dream_fault_lone, called from the access inline before the slow
+ *       path, apart from dream_fault's general code). Each
  *       array counts its pages VALID at home (at_home: +1 when a load
  *       publishes one there, in any mode; -1 when its entry leaves VALID
  *       there, by an eviction here or a flush; +1 again when a failed
@@ -517,8 +518,8 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
    n / 2 faults before it (serial_step), so it never reads ahead */
 #define DREAM_SEQUENCE_TICKS 4096
 
-/* No stride (beyond DREAM_AHEAD_STRIDE): dream_access_pinned has not
-   computed its first page's. */
+/* No stride (beyond DREAM_AHEAD_STRIDE): the caller of dream_access_pinned
+   has not computed its first page's (dream_fault_lone computes it). */
 #define DREAM_NO_AHEAD (DREAM_AHEAD_STRIDE + 1)
 
 /* Read-ahead: the stride from the page of the thread's last access through
@@ -980,46 +981,53 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 }
 #endif
 
-/* A lone fault's outcome (dream_fault_lone): the frame, or -1 and the entry
- * the claim found. */
+/* A lone fault's outcome (dream_fault_lone): the frame, or -1, the entry
+ * the claim found and the stride a read-ahead follows (DREAM_NO_AHEAD where
+ * not computed). */
 struct dream_lone {
     int frame;
+    int32_t ahead;
     uint64_t seen;
 };
 
 /* A lone fault (direct, O6, an array with homes), collective over the whole
  * warp, every lane on page `page` (a 4 KiB page), which lane 0 saw INVALID
- * in `e`, and no read-ahead to make (the caller's dream_ahead_stride): lane
- * 0 claims the page, and the warp loads it into its home, locked under the
- * loads (direct.cuh, early start). Returns the frame, unpinned (none reuses
- * a frame in O6), or -1 where the fault is not lone or the claim or the home
- * is taken, with the entry the claim found (INVALID again where it gave a
- * taken home's claim back): the caller takes the general path from there,
+ * in `e`, and no read-ahead to make (dream_ahead_stride from lane 0's hint
+ * `prev`, returned where there is one): lane 0 claims the page, and the
+ * warp loads it into its home, locked under the loads (direct.cuh, early
+ * start). Returns the frame, unpinned (none reuses a frame in O6), or -1
+ * where the fault is not lone or the claim or the home is taken, with the
+ * entry the claim found (INVALID again where it gave a taken home's claim
+ * back) and the stride: the caller takes the general path from there,
  * which then waits for the winner's load (or, where the home was taken,
  * claims the page again and tries the early start once more before the
  * ring; the lone fault's time is then not in wait_ns). Apart
  * from dream_fault, so that a lone fault runs none of its general code: the
  * calls' register saves and the general path's collectives were most of a
  * serial fault's 1,240 instructions (H100: 7.2-7.35 us a fault through
- * dream_fault, 4.6-4.8 us here; bench/results-h100/session38). The loads
+ * dream_fault, 4.6-4.8 us here, bench/results-h100/session38; 4.3 us called
+ * from the access inline, dream_miss_no_evict, session39). The loads
  * wait for the claim: issued before it, every warp of a block faulting on
  * one page loaded it over PCIe (cold vector add, a thread per element, 0.156
  * -> 0.227 s), and the serial fault was no faster. */
 #ifdef DREAM_FAULT_LINKED
-__device__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e);
+__device__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev);
 #else
-__device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e)
+__device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev)
 {
     const unsigned all = 0xFFFFFFFFu;
     e = __shfl_sync(all, e, 0);
 #ifdef DREAM_TRANSPORT_EARLY
     if (!dream_early_ok(p) || dream_pte_state(e) != DREAM_PTE_INVALID)
-        return {-1, e}; /* uniform */
+        return {-1, DREAM_NO_AHEAD, e}; /* uniform */
+    const int32_t ahead = __shfl_sync(all, dream_lane() == 0 ? dream_ahead_stride(p, page, prev, all) : 0, 0);
+    if (ahead != 0)
+        return {-1, ahead, e};
     const uint64_t t_start = dream_now();
     const dream_ring r = dream_ring_of(p.rt, p.slot);
     const int f = __shfl_sync(all, dream_early_fault(p, r, page, e, 0), 0);
     if (f < 0)
-        return {-1, __shfl_sync(all, e, 0)};
+        return {-1, 0, __shfl_sync(all, e, 0)};
     if (dream_lane() == 0) {
         atomicSub(&r.ref[f], 1); /* the loader's pin, which dream_unpin drops in O6: relaxed, no fence */
         dream_count(r.counters, DREAM_C_PAGES_IN, 1);
@@ -1027,9 +1035,9 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
         dream_count(r.counters, DREAM_C_FAULTS, 1);
         dream_count(r.counters, DREAM_C_WAIT_NS, dream_now() - t_start);
     }
-    return {f, e};
+    return {f, 0, e};
 #else
-    return {-1, e};
+    return {-1, DREAM_NO_AHEAD, e};
 #endif
 }
 #endif
@@ -1077,10 +1085,9 @@ template <class T> struct dream_done {
  * while its warp-mates are still in this one): the page's leader pins it or
  * faults it in with the whole warp's help, its lanes run f, the warp syncs,
  * the leader unpins. Returns whether this lane's access was made and what
- * f returned. A whole warp's fault on one INVALID page in O6 that reads no
- * page ahead goes to dream_fault_lone first, and is accessed unpinned there
- * (here, not in a wrapper of its own: a call level more, on every miss, made
- * cold vector add 9 % slower, H100, its register saves in local memory).
+ * f returned. O6's misses come here from dream_miss_no_evict, which tries a
+ * lone fault first: `ahead` is the stride it computed for the first page
+ * (DREAM_NO_AHEAD: none computed).
  *
  * With -DDREAM_VERIFY the leader checks, after its group's access, that the
  * frame still belongs to the page and is pinned, and counts any failure
@@ -1097,35 +1104,12 @@ template <class T> struct dream_done {
 template <class T, class F>
 __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint64_t page, uint64_t off,
                                                          unsigned mask, bool pending, bool write,
-                                                         uint64_t prev, uint64_t seen, F f)
+                                                         uint64_t prev, uint64_t seen, int32_t ahead, F f)
 {
     dream_rt_state *rt = p.rt;
     const unsigned long long key = (unsigned long long)(p.pte + page);
     const int lane = (int)dream_lane();
     dream_done<T> r = {T(), false, 0};
-    /* a lone fault (dream_fault_lone): the whole warp on one page of an
-       array with homes, INVALID, in a launch that evicts nothing, with no
-       page to read ahead; its stride, or the entry its claim found, go on to
-       the loop's first page. The match comes before any test of p: lanes may
-       access different arrays, and every lane of mask takes part in it. */
-    int32_t ahead = DREAM_NO_AHEAD;
-    if (mask == 0xFFFFFFFFu && dream_match_any(mask, pending ? key : 0) == mask && pending &&
-        (p.flags & DREAM_PTR_NO_EVICT) && p.home && p.page_shift == 12 &&
-        dream_pte_state(__shfl_sync(mask, seen, 0)) == DREAM_PTE_INVALID) { /* uniform */
-        ahead = __shfl_sync(mask, lane == 0 ? dream_ahead_stride(p, page, prev, mask) : 0, 0);
-        if (ahead == 0) {
-            const dream_lone l = dream_fault_lone(p, page, seen);
-            if (l.frame >= 0) { /* accessed as at a VALID entry in O6: unpinned */
-                r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
-                if (write && lane == 0)
-                    rt->dirty[l.frame] = 1;
-                r.v = f((T *)(r.base + off));
-                r.done = true;
-                return r;
-            }
-            seen = l.seen;
-        }
-    }
     bool first = true;
     for (unsigned todo = dream_ballot(mask, pending); todo; first = false) {
         const int leader = __ffs(todo) - 1;
@@ -1183,6 +1167,41 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
         todo &= ~peers;
     }
     return r;
+}
+
+/* O6's miss, collective over the lanes that missed: a whole warp's fault on
+ * one INVALID 4 KiB page of an array with homes, with no page to read ahead,
+ * goes to dream_fault_lone first and is accessed unpinned at the frame it
+ * returns (in O6 none reuses a frame); any other, or one whose claim or home
+ * is taken, takes the slow path (dream_access_pinned), with the stride and
+ * the entry the lone fault found. Inline, before the slow path's call: tried
+ * inside it, every lone fault paid its register saves and restores (67
+ * words a lane; H100, a serial fault 4.8 -> 4.3 us here, cold vector add
+ * and PolyBench unchanged, bench/results-h100/session39). The match comes
+ * before any test of p: lanes may access different arrays, and every lane
+ * of the warp takes part in it. */
+template <class T, class F>
+__device__ __forceinline__ dream_done<T> dream_miss_no_evict(const dream_ptr_abi &p, uint64_t page, uint64_t off,
+                                                             bool write, uint64_t prev, uint64_t seen, F f)
+{
+    const unsigned mask = dream_group_mask();
+    int32_t ahead = DREAM_NO_AHEAD;
+    if (mask == 0xFFFFFFFFu && dream_match_any(mask, (unsigned long long)(p.pte + page)) == mask && p.home &&
+        p.page_shift == 12 && dream_pte_state(__shfl_sync(mask, seen, 0)) == DREAM_PTE_INVALID) { /* uniform */
+        const dream_lone l = dream_fault_lone(p, page, seen, prev);
+        if (l.frame >= 0) {
+            dream_done<T> r;
+            r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
+            if (write && dream_lane() == 0)
+                p.rt->dirty[l.frame] = 1;
+            r.v = f((T *)(r.base + off));
+            r.done = true;
+            return r;
+        }
+        ahead = l.ahead;
+        seen = l.seen;
+    }
+    return dream_access_pinned<T>(p, page, off, mask, true, write, prev, seen, ahead, f);
 }
 
 /* The lanes of a group on one page elect a leader (the lowest), which pins
@@ -1353,7 +1372,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
             r.done = true;
             return r;
         }
-        r = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, true, h.pte, e, f); /* O6's miss */
+        r = dream_miss_no_evict<T>(p, page, off, true, h.pte, e, f);
         if (r.done) /* the pinned access marked the frame dirty */
             h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
         dream_exit_if_aborted(rt, r.done);
@@ -1370,7 +1389,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         dream_unpin(rt, (uint32_t)frame, true, p.flags);
     r.done = frame >= 0;
     if (dream_any(mask, !r.done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, l.e, f);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, l.e, DREAM_NO_AHEAD, f);
         if (s.done)
             r = s;
     }
@@ -1454,7 +1473,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             return *(const T *)(b + off);
         }
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, dream_group_mask(), true, false, h.pte, e, ld);
+        const dream_done<T> s = dream_miss_no_evict<T>(p, page, off, false, h.pte, e, ld);
         if (s.done) /* O6's miss */
             h = {(uint64_t)pte, s.base};
         dream_exit_if_aborted(rt, s.done);
@@ -1485,7 +1504,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     done = done && !((e & DREAM_PTE_MARK) && h.pte != (uint64_t)pte);
     const bool validated = done;
     if (dream_any(mask, !done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, ld);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, DREAM_NO_AHEAD, ld);
         if (s.done) {
             v = s.v;
             done = true;
