@@ -8,17 +8,17 @@ with or without a GPU: one path, tested on both.
 
 A user kernel is built from two relocatable modules linked together
 (link_kernel): the kernel, with the slow paths (dream_fault,
-dream_fault_lone and dream_access_failed) only declared, and the slow
-paths compiled once per backend and options, capped at FAULT_REGISTERS. A kernel's register count is
-the maximum over its call graph, so compiled into the kernel the slow path's
-registers would set the hit path's (fault.cuh); and a call the compiler
-cannot see into does not stop it from unrolling a user's loop as a warp
-collective inline does (the resident build has neither: its failed access
-is one store, fault.cuh dream_access_ok). The dream headers therefore define
-no non-inline __device__ function or variable besides those two and, in the
-resident build's kernel module only, dream_resident_failure: both modules
-include them, and nvJitLink reports a symbol defined twice but does not
-fail on it.
+dream_fault_lone and dream_access_failed) only declared, and the slow paths
+compiled once per backend and options, capped at FAULT_REGISTERS. A kernel's
+register count is the maximum over its call graph, so compiled into the
+kernel the slow path's registers would set the hit path's (fault.cuh); and a
+call the compiler cannot see into does not stop it from unrolling a user's
+loop as a warp collective inline does (the resident build has neither: its
+failed access is one store, fault.cuh dream_access_ok). The dream headers
+therefore define no non-inline __device__ function or variable besides those
+three and, in the resident build's kernel module only, dream_resident_failure:
+both modules include them, and nvJitLink reports a symbol defined twice but
+does not fail on it.
 
 FAULT_REGISTERS = 128 is measured (H100, direct, whole kernels: 154
 registers, one 256-thread block per SM): the cap sets two blocks per SM.

@@ -1373,7 +1373,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
             return r;
         }
         r = dream_miss_no_evict<T>(p, page, off, true, h.pte, e, f);
-        if (r.done) /* the pinned access marked the frame dirty */
+        if (r.done) /* the access marked the frame dirty (pinned, or the lone fault's) */
             h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
         dream_exit_if_aborted(rt, r.done);
         return r;
