@@ -454,6 +454,22 @@ def test_streaming_read_loads_each_page_once(make_rt):
         assert s.pages_in == 0 and s.faults == 0 and s.retries == 0
 
 
+def test_a_pointer_carries_its_arrays_backing(make_rt):
+    # abi.h dream_ptr_abi.backing: direct's early start takes a page's address
+    # from the kernel argument's copy of the array's backing, not from its
+    # descriptor; both must name the same store, for every array (on direct
+    # a pinned host address of each array's own; nvme's arrays each start
+    # at offset 0 of a namespace of their own)
+    from dream.runtime import abi
+    with make_rt(page_size=4096, gpu_memory=64 * 4096) as rt:
+        arrs = [rt.array(np.arange(1000 * (k + 1), dtype=np.int32)) for k in range(3)]
+        descs = np.frombuffer(rt._descs.get().tobytes(), abi.ARRAY_DESC)
+        got = [np.frombuffer(a.kernel_arg(rt._launch_flags(1)), abi.PTR_ARG)[0]["abi"]["backing"] for a in arrs]
+        assert got == [descs[a.slot]["backing"] for a in arrs]
+        if rt.backend_name == "direct":
+            assert 0 not in got and len(set(got)) == len(arrs)
+
+
 def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
     # O6 (fault.cuh): set per launch while the ring has a frame for every page
     # of every array; faults then take only free frames, even after an array's

@@ -41,6 +41,7 @@ class DreamArray:
         import cupy
         self.pte = cupy.zeros(self.n_pages, dtype=np.uint64)
         self._freed = False
+        self._backing = 0  # the backend's address of page 0, set with the descriptor (abi.h)
 
     def __len__(self):
         return self.shape[0]
@@ -64,6 +65,7 @@ class DreamArray:
         d["n_elems"] = self.size
         d["n_pages"] = self.n_pages
         d["backing"] = backing
+        self._backing = backing
         d["key"] = key
         d["elem_size"] = self.dtype.itemsize
         d["slot"] = self.slot
@@ -88,6 +90,7 @@ class DreamArray:
         p["slot"] = self.slot
         p["elem_size"] = self.dtype.itemsize
         p["frames"] = self.rt.frames_ptr
+        p["backing"] = self._backing
         home = self.rt._home(self.slot)
         if flags & abi.PTR_NO_EVICT and home is not None:
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size

@@ -179,6 +179,10 @@ typedef struct dream_ptr_abi {
     /* the ring's base (rt->frames), so that O6 makes a frame's address from
      * its entry without a load of rt issued after it */
     uint8_t *frames;
+    /* the array's backing (dream_array_desc.backing), so that a lone fault's
+     * claim (fault.cuh, dream_fault_lone) waits for no load of the page's
+     * address through rt (rt->arrays, then the descriptor) */
+    uint64_t backing;
 } dream_ptr_abi;
 
 /* Read-ahead (fault.cuh, dream_fault): the most pages a fault loads ahead
@@ -259,10 +263,11 @@ DREAM_CHECK_OFFSET(dream_rt_state, loaded, 32);
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 72);
 DREAM_CHECK_OFFSET(dream_rt_state, head, 88);
 DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 96);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 64, "dream_ptr_abi");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 72, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
 DREAM_CHECK_OFFSET(dream_ptr_abi, home, 40);
 DREAM_CHECK_OFFSET(dream_ptr_abi, frames, 56);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 80, "dream_ptr_arg");
-DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 64);
+DREAM_CHECK_OFFSET(dream_ptr_abi, backing, 64);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 88, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 72);

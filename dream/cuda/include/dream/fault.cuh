@@ -165,8 +165,8 @@
  *       has a free run that long. A load in O6 takes the page's home when
  *       that frame is free (dream_home_take; else the ring, as above); on
  *       direct a whole warp's lone 4 KiB fault issues the page's loads once
- *       its claim is won, and locks the home under them (dream_early_fault,
- *       direct.cuh's early start: no write-back runs in O6, so the backing
+ *       its claim is won, and locks the home under them (dream_early_claim,
+ *       dream_early_fill, direct.cuh's early start: no write-back runs in O6, so the backing
  *       is the page's; an access's own lone fault takes it in
  *       dream_fault_lone, called from the access inline before the slow
  *       path, apart from dream_fault's general code). Each
@@ -522,6 +522,30 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
    has not computed its first page's (dream_fault_lone computes it). */
 #define DREAM_NO_AHEAD (DREAM_AHEAD_STRIDE + 1)
 
+/* dream_ahead_stride's stride from the hint alone (below), 0 where none. */
+__device__ __forceinline__ int32_t dream_hint_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev)
+{
+    const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
+    const uint64_t last = (at - base) / sizeof(uint64_t);
+    if (at >= base && last < dream_pages(p)) {
+        const long long s = (long long)page - (long long)last;
+        if (s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE)
+            return (int32_t)s;
+    }
+    return 0;
+}
+
+/* A sequence of warps, from `before`, the entry of the page before, and the
+ * ring's stamps `loaded` (read apart: dream_fault_lone issues the entry's
+ * load with the claim's CAS and has read rt->loaded before it). */
+__device__ __forceinline__ bool dream_in_sequence(const uint32_t *loaded, uint64_t before)
+{
+    const uint32_t st = dream_pte_state(before);
+    return st == DREAM_PTE_LOADING ||
+           (st == DREAM_PTE_VALID &&
+            dream_ticks() - dream_ld_relaxed(&loaded[dream_pte_frame(before)]) < DREAM_SEQUENCE_TICKS);
+}
+
 /* Read-ahead: the stride from the page of the thread's last access through
  * this dream_ptr (its hint's entry, `prev`) to `page`, or 0 when there is
  * none to follow (dream_fault). Only in a launch that may read ahead (a
@@ -551,22 +575,12 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
 __device__ __forceinline__ int32_t dream_ahead_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev,
                                                       unsigned peers)
 {
-    const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
     if (!dream_ahead_depth(p.flags) || (!(p.flags & DREAM_PTR_NO_EVICT) && peers != 0xFFFFFFFFu))
         return 0;
-    const uint64_t last = (at - base) / sizeof(uint64_t);
-    if (at >= base && last < dream_pages(p)) {
-        const long long s = (long long)page - (long long)last;
-        if (s != 0 && s <= DREAM_AHEAD_STRIDE && s >= -DREAM_AHEAD_STRIDE)
-            return (int32_t)s;
-    }
-    if (peers != 0xFFFFFFFFu || page == 0)
-        return 0;
-    const uint64_t before = dream_ld_sm(p.pte + page - 1); /* a sequence of warps (above) */
-    const uint32_t st = dream_pte_state(before);
-    return st == DREAM_PTE_LOADING ||
-           (st == DREAM_PTE_VALID &&
-            dream_ticks() - dream_ld_relaxed(&p.rt->loaded[dream_pte_frame(before)]) < DREAM_SEQUENCE_TICKS);
+    const int32_t s = dream_hint_stride(p, page, prev);
+    if (s != 0 || peers != 0xFFFFFFFFu || page == 0)
+        return s;
+    return dream_in_sequence(p.rt->loaded, dream_ld_sm(p.pte + page - 1)); /* a sequence of warps (above) */
 }
 
 /* Read-ahead windows past a load in progress (dream_ahead_page): a fault
@@ -677,37 +691,45 @@ __device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte
     dream_unlock(r.ref, f, keep);
 }
 
-#ifdef DREAM_TRANSPORT_EARLY
 /* Whether direct's early start may load p's pages: in a launch that evicts
- * nothing (O6), an array with homes, 4 KiB pages. */
+ * nothing (O6), an array with homes, 4 KiB pages. Outside the transport's
+ * #ifdef: a kernel's own module, compiled with no backend (compile.py),
+ * tests it before it calls dream_fault_lone. */
 __device__ __forceinline__ bool dream_early_ok(const dream_ptr_abi &p)
 {
     return (p.flags & DREAM_PTR_NO_EVICT) && p.home && p.page_shift == 12;
 }
 
+#ifdef DREAM_TRANSPORT_EARLY
 /* Direct's early start (direct.cuh), collective over the whole warp, for
  * page `page` of lane `leader`, which saw it INVALID in `e` (dream_early_ok
- * holds): the leader claims the page, the warp issues its loads, the leader
- * locks its home, writes the owner and the LOADING entry under them, and the
- * warp stores the page there. Returns, on the leader, the home, published
- * and pinned for the leader (dream_publish's `keep`); -1 elsewhere, and
- * where the claim or the home is taken: the leader's `e` is then the entry
- * its claim found, or INVALID again where it gave a taken home's claim back
+ * holds), in two steps. The claim: whether the leader won it, on every lane;
+ * the leader's `e` is then its claim, or the entry its CAS found. */
+__device__ __forceinline__ bool dream_early_claim(const dream_ptr_abi &p, uint64_t page, uint64_t &e, int leader)
+{
+    uint64_t *pte = p.pte + page;
+    __builtin_assume(__isGlobal(pte));
+    return __shfl_sync(0xFFFFFFFFu, (int)dream_lane() == leader && dream_claim(pte, e), leader);
+}
+
+/* Then, the claim won: the warp issues the page's loads (their address from
+ * p.backing, a kernel parameter: through rt->arrays, two dependent loads, the
+ * claim's CAS in dream_fault_lone waited for them), the leader locks its
+ * home, writes the owner and the LOADING entry under them, and the warp
+ * stores the page there. Returns, on the leader, the home, published and
+ * pinned for the leader (dream_publish's `keep`); -1 elsewhere, and where the
+ * home is taken: the leader's `e` is then INVALID again, the claim given back
  * (a home holds another page only where the ring gave it one, rarely; the
  * loads are then dropped, not counted in bytes_in). The home held no page
  * (dream_home_take), so no victim's entry must change first (O4). */
-__device__ __forceinline__ int dream_early_fault(const dream_ptr_abi &p, const dream_ring &r, uint64_t page,
-                                                 uint64_t &e, int leader)
+__device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dream_ring &r, uint64_t page,
+                                                uint64_t &e, int leader)
 {
     const unsigned all = 0xFFFFFFFFu;
     const bool lead = (int)dream_lane() == leader;
     uint64_t *pte = p.pte + page;
     __builtin_assume(__isGlobal(pte));
-    /* the page's address, loaded under the claim's round trip */
-    const uint64_t src = lead ? p.rt->arrays[p.slot].backing + (page << 12) : 0;
-    if (!__shfl_sync(all, lead && dream_claim(pte, e), leader))
-        return -1;
-    const dream_io_early x = dream_early_load(all, src, leader);
+    const dream_io_early x = dream_early_load(all, lead ? p.backing + (page << 12) : 0, leader);
     const uint32_t g = dream_pte_gen(e);
     int hf = -1;
     if (lead) {
@@ -789,7 +811,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     if (mask == 0xFFFFFFFFu && __popc(needers) == 1 && !dream_any(mask, pre)) { /* uniform */
         const int leader = __ffs(needers) - 1;
         if (__shfl_sync(mask, !past && dream_early_ok(p) && dream_pte_state(e) == DREAM_PTE_INVALID, leader) &&
-            (frame = dream_early_fault(p, r, page, e, leader)) >= 0)
+            dream_early_claim(p, page, e, leader) && (frame = dream_early_fill(p, r, page, e, leader)) >= 0)
             home = loaded = done = true;
     }
 #endif
@@ -982,23 +1004,23 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 #endif
 
 /* A lone fault's outcome (dream_fault_lone): the frame, or -1, the entry
- * the claim found and the stride a read-ahead follows (DREAM_NO_AHEAD where
- * not computed). */
+ * the claim found and the stride a read-ahead follows. */
 struct dream_lone {
     int frame;
     int32_t ahead;
     uint64_t seen;
 };
 
-/* A lone fault (direct, O6, an array with homes), collective over the whole
- * warp, every lane on page `page` (a 4 KiB page), which lane 0 saw INVALID
- * in `e`, and no read-ahead to make (dream_ahead_stride from lane 0's hint
- * `prev`, returned where there is one): lane 0 claims the page, and the
- * warp loads it into its home, locked under the loads (direct.cuh, early
- * start). Returns the frame, unpinned (none reuses a frame in O6), or -1
- * where the fault is not lone or the claim or the home is taken, with the
- * entry the claim found (INVALID again where it gave a taken home's claim
- * back) and the stride: the caller takes the general path from there,
+/* A lone fault (direct, O6, an array with homes: dream_early_ok holds),
+ * collective over the whole warp, every lane on page `page` (a 4 KiB page),
+ * which lane 0 saw INVALID in `e` (every lane's `e`), and no read-ahead to
+ * make (dream_ahead_stride from lane 0's hint `prev`, returned where there
+ * is one): lane 0 claims the page, and the warp loads it into its home,
+ * locked under the loads (direct.cuh, early start). Returns the frame,
+ * unpinned (none reuses a frame in O6), or -1 where there is a stride or
+ * the claim or the home is taken, with the entry the claim found (INVALID
+ * again where it gave a taken home's claim back) and the stride: the
+ * caller (dream_miss_no_evict) takes the general path from there,
  * which then waits for the winner's load (or, where the home was taken,
  * claims the page again and tries the early start once more before the
  * ring; the lone fault's time is then not in wait_ns). Apart
@@ -1006,7 +1028,10 @@ struct dream_lone {
  * calls' register saves and the general path's collectives were most of a
  * serial fault's 1,240 instructions (H100: 7.2-7.35 us a fault through
  * dream_fault, 4.6-4.8 us here, bench/results-h100/session38; 4.3 us called
- * from the access inline, dream_miss_no_evict, session39). The loads
+ * from the access inline, dream_miss_no_evict, session39; 4.05-4.10 us
+ * with the sequence look's load issued with the claim's CAS and the page's
+ * address in p, session40: either alone left 4.24-4.27 us, the CAS then
+ * waiting for the loads the other one left before it). The loads
  * wait for the claim: issued before it, every warp of a block faulting on
  * one page loaded it over PCIe (cold vector add, a thread per element, 0.156
  * -> 0.227 s), and the serial fault was no faster. */
@@ -1015,19 +1040,32 @@ __device__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t 
 #else
 __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev)
 {
-    const unsigned all = 0xFFFFFFFFu;
-    e = __shfl_sync(all, e, 0);
 #ifdef DREAM_TRANSPORT_EARLY
-    if (!dream_early_ok(p) || dream_pte_state(e) != DREAM_PTE_INVALID)
-        return {-1, DREAM_NO_AHEAD, e}; /* uniform */
-    const int32_t ahead = __shfl_sync(all, dream_lane() == 0 ? dream_ahead_stride(p, page, prev, all) : 0, 0);
+    const unsigned all = 0xFFFFFFFFu;
+    const bool lead = dream_lane() == 0, depth = dream_ahead_depth(p.flags) != 0; /* uniform */
+    int32_t ahead = __shfl_sync(all, lead && depth ? dream_hint_stride(p, page, prev) : 0, 0);
     if (ahead != 0)
         return {-1, ahead, e};
+    /* dream_ahead_stride's sequence look, its load issued with the claim's
+       CAS, under whose round trip it returns. A sequence found gives the
+       claim back: lane 0 turns the entry from its LOADING|NONE|g back to
+       INVALID|g, relaxed (nothing was written under the claim; a warp that
+       waits on it starts over, as where a taken home's claim is given
+       back), and the general path claims the page again to read ahead */
+    const bool look = depth && page != 0;
+    const uint64_t before = lead && look ? dream_ld_sm(p.pte + page - 1) : 0;
     const uint64_t t_start = dream_now();
     const dream_ring r = dream_ring_of(p.rt, p.slot);
-    const int f = __shfl_sync(all, dream_early_fault(p, r, page, e, 0), 0);
+    const bool won = dream_early_claim(p, page, e, 0);
+    ahead = __shfl_sync(all, lead && look && dream_in_sequence(r.loaded, before), 0);
+    if (won && ahead != 0) {
+        e = dream_pte(DREAM_PTE_INVALID, 0, dream_pte_gen(e));
+        if (lead)
+            atomicExch((unsigned long long *)(p.pte + page), e);
+    }
+    const int f = won && ahead == 0 ? __shfl_sync(all, dream_early_fill(p, r, page, e, 0), 0) : -1;
     if (f < 0)
-        return {-1, 0, __shfl_sync(all, e, 0)};
+        return {-1, ahead, __shfl_sync(all, e, 0)};
     if (dream_lane() == 0) {
         atomicSub(&r.ref[f], 1); /* the loader's pin, which dream_unpin drops in O6: relaxed, no fence */
         dream_count(r.counters, DREAM_C_PAGES_IN, 1);
@@ -1037,7 +1075,7 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
     }
     return {f, 0, e};
 #else
-    return {-1, DREAM_NO_AHEAD, e};
+    return {-1, DREAM_NO_AHEAD, e}; /* no early start: the slow path takes every fault */
 #endif
 }
 #endif
@@ -1170,36 +1208,41 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
 }
 
 /* O6's miss, collective over the lanes that missed: a whole warp's fault on
- * one INVALID 4 KiB page of an array with homes, with no page to read ahead,
- * goes to dream_fault_lone first and is accessed unpinned at the frame it
- * returns (in O6 none reuses a frame); any other, or one whose claim or home
- * is taken, takes the slow path (dream_access_pinned), with the stride and
- * the entry the lone fault found. Inline, before the slow path's call: tried
- * inside it, every lone fault paid its register saves and restores (67
- * words a lane; H100, a serial fault 4.8 -> 4.3 us here, cold vector add
- * and PolyBench unchanged, bench/results-h100/session39). The match comes
- * before any test of p: lanes may access different arrays, and every lane
- * of the warp takes part in it. */
+ * one INVALID 4 KiB page of an array with homes (dream_early_ok), with no
+ * page to read ahead, goes to dream_fault_lone first and is accessed
+ * unpinned at the frame it returns (in O6 none reuses a frame); any other,
+ * one whose claim or home is taken, and every one on the queue backends
+ * (no early start: dream_fault_lone returns at once) takes the slow path
+ * (dream_access_pinned), with the stride and the entry the lone fault
+ * found. Inline, before the slow path's call: tried inside it, every lone
+ * fault paid its register saves and restores (67 words a lane; H100, a
+ * serial fault 4.8 -> 4.3 us here, cold vector add and PolyBench unchanged,
+ * bench/results-h100/session39). The match comes before any test of p:
+ * lanes may access different arrays, and every lane of the warp takes part
+ * in it. */
 template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_miss_no_evict(const dream_ptr_abi &p, uint64_t page, uint64_t off,
                                                              bool write, uint64_t prev, uint64_t seen, F f)
 {
     const unsigned mask = dream_group_mask();
     int32_t ahead = DREAM_NO_AHEAD;
-    if (mask == 0xFFFFFFFFu && dream_match_any(mask, (unsigned long long)(p.pte + page)) == mask && p.home &&
-        p.page_shift == 12 && dream_pte_state(__shfl_sync(mask, seen, 0)) == DREAM_PTE_INVALID) { /* uniform */
-        const dream_lone l = dream_fault_lone(p, page, seen, prev);
-        if (l.frame >= 0) {
-            dream_done<T> r;
-            r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
-            if (write && dream_lane() == 0)
-                p.rt->dirty[l.frame] = 1;
-            r.v = f((T *)(r.base + off));
-            r.done = true;
-            return r;
+    if (mask == 0xFFFFFFFFu && dream_match_any(mask, (unsigned long long)(p.pte + page)) == mask &&
+        dream_early_ok(p)) { /* uniform */
+        const uint64_t e0 = __shfl_sync(mask, seen, 0);
+        if (dream_pte_state(e0) == DREAM_PTE_INVALID) {
+            const dream_lone l = dream_fault_lone(p, page, e0, prev);
+            if (l.frame >= 0) {
+                dream_done<T> r;
+                r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
+                if (write && dream_lane() == 0)
+                    p.rt->dirty[l.frame] = 1;
+                r.v = f((T *)(r.base + off));
+                r.done = true;
+                return r;
+            }
+            ahead = l.ahead;
+            seen = l.seen;
         }
-        ahead = l.ahead;
-        seen = l.seen;
     }
     return dream_access_pinned<T>(p, page, off, mask, true, write, prev, seen, ahead, f);
 }
