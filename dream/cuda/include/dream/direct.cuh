@@ -176,7 +176,7 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
  * claim makes the warp its only loader. Not in a build capped below 128
  * registers (DREAM_COPY_UNROLL 4), where held loads would spill. A serial
  * fault (one warp, 2,000 pages, H100): 8.13-8.16 -> 7.28-7.38 us
- * (bench/results-h100/ session37); 4.6-4.8 us taken apart from dream_fault's
+ * (bench/results-h100/session37); 4.6-4.8 us taken apart from dream_fault's
  * general code (dream_fault_lone, session38). Held across the home's lock and
  * nothing else (no call), the loads stay in registers; held across the
  * general frame take, whose paths call, ptxas spilled them, and the spill's

@@ -26,7 +26,10 @@
  *     INVALID|g      -> LOADING|NONE|g  the leader that claims p (CAS; the
  *                                   acquire is the fence of the ring's frame lock
  *                                   after it, none in O6: no write-back then)
- *     LOADING|NONE|g -> INVALID|g     that leader, when its wait for a frame timed out
+ *     LOADING|NONE|g -> INVALID|g     that leader, giving its claim back: its wait
+ *                                   for a frame timed out, a read-ahead lane found
+ *                                   no free frame, its home was taken (early
+ *                                   start), or a lone fault found a sequence
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
  *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data (| DREAM_PTE_MARK
  *                                   for the first page of a read-ahead window:
@@ -165,11 +168,12 @@
  *       has a free run that long. A load in O6 takes the page's home when
  *       that frame is free (dream_home_take; else the ring, as above); on
  *       direct a whole warp's lone 4 KiB fault issues the page's loads once
- *       its claim is won, and locks the home under them (dream_early_claim,
- *       dream_early_fill, direct.cuh's early start: no write-back runs in O6, so the backing
- *       is the page's; an access's own lone fault takes it in
- *       dream_fault_lone, called from the access inline before the slow
- *       path, apart from dream_fault's general code). Each
+ *       its claim is won, and locks the home under them
+ *       (dream_early_claim, dream_early_fill, direct.cuh's early start: no
+ *       write-back runs in O6, so the backing is the page's; an access's own
+ *       lone fault takes it in dream_fault_lone, called from the access
+ *       inline before the slow path, apart from dream_fault's general
+ *       code). Each
  *       array counts its pages VALID at home (at_home: +1 when a load
  *       publishes one there, in any mode; -1 when its entry leaves VALID
  *       there, by an eviction here or a flush; +1 again when a failed
@@ -713,8 +717,8 @@ __device__ __forceinline__ bool dream_early_claim(const dream_ptr_abi &p, uint64
 }
 
 /* Then, the claim won: the warp issues the page's loads (their address from
- * p.backing, a kernel parameter: through rt->arrays, two dependent loads, the
- * claim's CAS in dream_fault_lone waited for them), the leader locks its
+ * p.backing, a kernel parameter, not through rt->arrays: two dependent loads,
+ * which the claim's CAS in dream_fault_lone waited for), the leader locks its
  * home, writes the owner and the LOADING entry under them, and the warp
  * stores the page there. Returns, on the leader, the home, published and
  * pinned for the leader (dream_publish's `keep`); -1 elsewhere, and where the
@@ -1004,7 +1008,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 #endif
 
 /* A lone fault's outcome (dream_fault_lone): the frame, or -1, the entry
- * the claim found and the stride a read-ahead follows. */
+ * the claim found and the stride a read-ahead follows (DREAM_NO_AHEAD where
+ * not computed: on the queue backends). */
 struct dream_lone {
     int frame;
     int32_t ahead;
@@ -1013,14 +1018,15 @@ struct dream_lone {
 
 /* A lone fault (direct, O6, an array with homes: dream_early_ok holds),
  * collective over the whole warp, every lane on page `page` (a 4 KiB page),
- * which lane 0 saw INVALID in `e` (every lane's `e`), and no read-ahead to
- * make (dream_ahead_stride from lane 0's hint `prev`, returned where there
- * is one): lane 0 claims the page, and the warp loads it into its home,
- * locked under the loads (direct.cuh, early start). Returns the frame,
- * unpinned (none reuses a frame in O6), or -1 where there is a stride or
- * the claim or the home is taken, with the entry the claim found (INVALID
- * again where it gave a taken home's claim back) and the stride: the
- * caller (dream_miss_no_evict) takes the general path from there,
+ * which lane 0 saw INVALID in `e` (every lane's `e`): unless lane 0's hint
+ * `prev` or a sequence of warps gives a stride to read ahead
+ * (dream_ahead_stride), lane 0 claims the page, and the warp loads it into
+ * its home, locked under the loads (direct.cuh, early start). Returns the
+ * frame, unpinned (none reuses a frame in O6), or -1 where there is a
+ * stride or the claim or the home is taken, with the entry the claim found
+ * (INVALID again where it gave its claim back: a taken home, or a sequence
+ * found) and the stride: the caller (dream_miss_no_evict) takes the general
+ * path from there,
  * which then waits for the winner's load (or, where the home was taken,
  * claims the page again and tries the early start once more before the
  * ring; the lone fault's time is then not in wait_ns). Apart
@@ -1042,7 +1048,7 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
 {
 #ifdef DREAM_TRANSPORT_EARLY
     const unsigned all = 0xFFFFFFFFu;
-    const bool lead = dream_lane() == 0, depth = dream_ahead_depth(p.flags) != 0; /* uniform */
+    const bool lead = dream_lane() == 0, depth = dream_ahead_depth(p.flags) != 0; /* depth: uniform */
     int32_t ahead = __shfl_sync(all, lead && depth ? dream_hint_stride(p, page, prev) : 0, 0);
     if (ahead != 0)
         return {-1, ahead, e};
@@ -1051,7 +1057,9 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
        claim back: lane 0 turns the entry from its LOADING|NONE|g back to
        INVALID|g, relaxed (nothing was written under the claim; a warp that
        waits on it starts over, as where a taken home's claim is given
-       back), and the general path claims the page again to read ahead */
+       back), and the general path claims the page again to read ahead. A
+       lost claim passes on the entry its CAS found, as before, with the
+       look's stride */
     const bool look = depth && page != 0;
     const uint64_t before = lead && look ? dream_ld_sm(p.pte + page - 1) : 0;
     const uint64_t t_start = dream_now();
