@@ -1074,7 +1074,7 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
     const int f = won && ahead == 0 ? __shfl_sync(all, dream_early_fill(p, r, page, e, 0), 0) : -1;
     if (f < 0)
         return {-1, ahead, __shfl_sync(all, e, 0)};
-    if (dream_lane() == 0) {
+    if (lead) {
         atomicSub(&r.ref[f], 1); /* the loader's pin, which dream_unpin drops in O6: relaxed, no fence */
         dream_count(r.counters, DREAM_C_PAGES_IN, 1);
         dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << 12);
