@@ -678,6 +678,76 @@ def test_a_warp_on_an_array_with_homes_and_one_without(make_rt):
         assert rt.stats().evictions == 0
 
 
+HOMES_RACE = r"""
+extern "C" __global__ void homes_race(dream_ptr<int> y, dream_ptr<int> z, unsigned long long ny,
+                                      unsigned long long nz, unsigned yblocks, unsigned long long delay,
+                                      unsigned long long step, unsigned long long *bad) {
+    unsigned long long wrong = 0;
+    if (blockIdx.x < yblocks) {   /* whole warps on one page of y at a time (the serial fault's order),
+                                     warp w from w * delay ns on */
+        const unsigned long long warps = yblocks * (blockDim.x / 32);
+        const unsigned long long w0 = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+        unsigned long long t0, t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+        do
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        while (t - t0 < w0 * delay);
+        for (unsigned long long j = w0; j * 1024 < ny; j += warps) {
+            const unsigned long long pg = j * step % (ny / 1024);
+            for (unsigned long long i = pg * 1024 + threadIdx.x % 32; i < (pg + 1) * 1024; i += 32)
+                wrong += y[i] != (int)i;
+        }
+    } else {                      /* a thread per element of z */
+        const unsigned long long step = (unsigned long long)(gridDim.x - yblocks) * blockDim.x;
+        for (unsigned long long i = (blockIdx.x - yblocks) * (unsigned long long)blockDim.x + threadIdx.x;
+             i < nz; i += step)
+            wrong += z[i] != 7 - (int)i;
+    }
+    atomicAdd(bad, wrong);
+}"""
+
+
+def test_homes_taken_by_ring_takes_racing_their_pages(make_rt):
+    # O6 (fault.cuh O7): frames without a page are taken by CAS of their
+    # owner, and a lone fault on direct takes its page's home by that CAS
+    # alone, unlocked. Here y has homes at the ring's first frames and z
+    # none, on a ring with a frame for each page and no more: z's faults take
+    # free frames from the ring, from its first frame on (a new runtime's
+    # cursor), so y's homes first, while whole warps of y, starting one
+    # after another, fault y's pages into those homes (in the serial
+    # fault's order: lone faults, not read ahead). Each frame must be
+    # filled by one taker only: every word is checked in the launch and
+    # again resident, and each page loads once
+    import cupy
+    from dream.runtime import abi
+    from dream.bench.transfer import serial_step
+    page, pages = 4096, 400
+    per = page // 4
+    displaced = 0
+    for _ in range(3):
+        with make_rt(page_size=page, gpu_memory=5 * pages * page // 2) as rt:
+            y = rt.array(np.arange(pages * per, dtype=np.int32), name="y")           # homes 0 .. 400
+            x1 = rt.array(np.zeros(pages * per // 2, np.int32), name="x1")           # 400 .. 600
+            w = rt.array(np.zeros(pages * per // 4, np.int32), name="w")             # 600 .. 700
+            x2 = rt.array(np.zeros(3 * pages * per // 4, np.int32), name="x2")       # 700 .. 1000
+            x1.free()
+            x2.free()                  # free runs of 200 and 300 frames
+            z = rt.array(7 - np.arange(5 * pages * per // 4, dtype=np.int32), name="z")  # 500 pages: no homes
+            assert rt._home(y.slot) == 0 and rt._home(w.slot) is not None and rt._home(z.slot) is None
+            k = rt.kernel(HOMES_RACE, "homes_race")
+            bad = cupy.zeros(1, np.uint64)
+            for cold in (True, False):
+                k(32, 128, (y, z, np.uint64(y.size), np.uint64(z.size), np.uint32(8), np.uint64(500),
+                            np.uint64(serial_step(pages)), bad))
+                assert int(bad.get()[0]) == 0, cold
+            s = rt.stats()
+            assert s.pages_in == y.n_pages + z.n_pages and s.evictions == 0, s
+            _check_at_home(rt)
+            owners = rt._owner.get()[:y.n_pages]
+            displaced += int((owners >> np.uint64(abi.OWNER_PAGE_BITS) != y.slot).sum())
+    assert displaced > 0, "z's faults never took a home of y: the race was not made"
+
+
 COLUMNS = r'''
 extern "C" __global__ void cols(dream_ptr<int> m, unsigned long long rows, unsigned long long ncols,
                                 int up, long long *out) {
@@ -791,7 +861,7 @@ extern "C" __global__ void race(dream_ptr<unsigned long long> a, unsigned long l
 def test_warps_racing_for_lone_pages_read_each_exactly(make_rt):
     # Whole warps faulting one 4 KiB page at a time, in the serial fault's
     # order (no read-ahead): on direct, in a launch that evicts nothing, the
-    # winner of each claim loads the page before its home is locked (direct.cuh,
+    # winner of each claim loads the page before its home is taken (direct.cuh,
     # early start); the other warps wait for it or find it loaded. Four
     # warps race for each of 2,000 pages, in two launches, the second after
     # the ring was emptied.

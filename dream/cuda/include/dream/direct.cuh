@@ -169,18 +169,19 @@ __device__ __forceinline__ void dream_warp_copy(uint4 *const (&to)[DREAM_COPY_PA
 /* Early start (fault.cuh, dream_early_claim, dream_early_fill): a whole
  * warp's fault on one 4 KiB page, in a launch that evicts nothing (O6),
  * issues the page's loads (8 pieces a lane: the whole page) as soon as its
- * claim is won, and stores them once its home is locked. The home's lock, its
- * owner and the LOADING entry then wait under the PCIe round trip instead of
- * before it. Sound only where no write-back runs while the kernel does (O6):
- * the backing then holds the page's data from the kernel's start on, and the
- * claim makes the warp its only loader. Not in a build capped below 128
+ * claim is won, and stores them once its home is taken (by the owner's CAS,
+ * fault.cuh O7). The home's take then waits under the PCIe round trip
+ * instead of before it. Sound only where no write-back runs while the
+ * kernel does (O6): the backing then holds the page's data from the
+ * kernel's start on, and the claim makes the warp its only loader. Not in a build capped below 128
  * registers (DREAM_COPY_UNROLL 4), where held loads would spill. A serial
  * fault (one warp, 2,000 pages, H100): 8.13-8.16 -> 7.28-7.38 us
  * (bench/results-h100/session37); 4.6-4.8 us taken apart from dream_fault's
- * general code (dream_fault_lone, session38). Held across the home's lock and
- * nothing else (no call), the loads stay in registers; held across the
- * general frame take, whose paths call, ptxas spilled them, and the spill's
- * stores waited for the loads. */
+ * general code (dream_fault_lone, session38); 3.7-3.8 us with the home taken
+ * by the owner's CAS alone, not locked (session41). Held across the home's
+ * take and nothing else (no call), the loads stay in registers; held across
+ * the general frame take, whose paths call, ptxas spilled them, and the
+ * spill's stores waited for the loads. */
 #if DREAM_COPY_UNROLL == 8
 #define DREAM_TRANSPORT_EARLY
 struct dream_io_early {

@@ -31,6 +31,9 @@
  *                                   no free frame, its home was taken (early
  *                                   start), or a lone fault found a sequence
  *     LOADING|NONE|g -> LOADING|f|g   that leader, holding f locked and emptied
+ *     LOADING|NONE|g -> VALID|f|g+1   that leader, an early start (O7)
+ *                                   holding f by its owner CAS, once f holds
+ *                                   p's data
  *     LOADING|f|g    -> VALID|f|g+1   that leader, once f holds p's data (| DREAM_PTE_MARK
  *                                   for the first page of a read-ahead window:
  *                                   never changed while VALID, so entries read
@@ -42,24 +45,35 @@
  *     EVICTING|f|g   -> VALID|f|g     when the write-back failed (f unchanged)
  *   ref[f]   pins (+1/-1 by any leader) plus DREAM_REF_LOCKED while a
  *            leader holds f to evict and refill it; the lock is taken by CAS
- *            0 -> LOCKED (then an acquire fence) only, and dropped by adding
- *            -LOCKED (+1 when the leader keeps a pin for its own access).
- *   owner[f] only by the lock holder; read by lock holders (and maintenance).
+ *            0 -> LOCKED only (then an acquire fence; in O6 a home's needs
+ *            none, dream_home_take), and dropped by adding -LOCKED (+1 when
+ *            the leader keeps a pin for its own access).
+ *   owner[f] by the lock holder, outside O6; read by lock holders (and
+ *            maintenance; ring takers filter on it, relaxed). In O6 a frame
+ *            is taken by CAS NONE -> p on owner[f] itself (by a ring or home
+ *            taker under f's lock, or by an early start without it, O7):
+ *            the CAS decides who fills f; a failed load sets NONE again.
  *   dirty[f] set by pinned writers before their unpin; cleared by the lock
  *            holder after a write-back.
  *   loaded[f] when f's page was loaded, by its loader at the publish (and
  *            zeroed by a flush that empties f); read by ring takers as a
  *            hint (dream_ring_take's young frames), with no order.
- *   frame f  written by the lock holder's transport, and by pinned accesses.
+ *   frame f  written by the lock holder's transport (in O6 the owner's: an
+ *            early start holds no lock), and by pinned accesses.
  *
  * Invariants
  *   I1  A page is in at most one frame: it is claimed only when INVALID and
  *       becomes INVALID only once no frame holds it (after its write-back).
  *   I2  While f is unlocked, owner[f] == p  <=>  pte[p] == VALID|f|*: both
  *       are set by the lock holder before it unlocks, and an evictor changes
- *       both only while holding the lock.
+ *       both only while holding the lock. In O6 an early start's f is not
+ *       locked, and owner[f] == p from its CAS while pte[p] is still
+ *       LOADING|NONE (no one evicts then, and ring and home takers pass
+ *       over a frame with an owner).
  *   I3  f's data changes only under f's lock or by its pinned accesses, and f
- *       is locked only while ref[f] == 0, so never under a pin.
+ *       is locked only while ref[f] == 0, so never under a pin. (In O6 an
+ *       early start fills f by owning it, unlocked; nothing is pinned on f
+ *       before its entry names f, and nothing refills f during the kernel.)
  *   I4  An entry never takes a VALID value twice while its page is out of
  *       the frame in between: leaving VALID|f|g for INVALID, the page comes back
  *       only as VALID|f'|g+1 (the generation wraps after 2^32 loads
@@ -72,7 +86,8 @@
  *       earlier write (victim's entry, owner); then pte[p] = VALID|f|g+1,
  *       then the unlock. Whoever observes either one sees the data; the
  *       loader keeps a pin, whose release (O3) follows the entry, so no later
- *       lock of f can miss it.
+ *       lock of f can miss it. (An early start, O7, has no unlock and keeps
+ *       no pin: in O6 no lock of this kernel refills f.)
  *   O2  Pin: e = pte[p] (VALID|f|g); old = atom.add.acquire(ref[f], n); then
  *       pte[p] again. Pinned iff old >= 0 and the entry is still e. old >= 0
  *       means the add follows f's last unlock in ref[f]'s order, and no lock
@@ -168,16 +183,26 @@
  *       has a free run that long. A load in O6 takes the page's home when
  *       that frame is free (dream_home_take; else the ring, as above); on
  *       direct a whole warp's lone 4 KiB fault issues the page's loads once
- *       its claim is won, and locks the home under them
- *       (dream_early_claim, dream_early_fill, direct.cuh's early start: no
- *       write-back runs in O6, so the backing is the page's; an access's own
- *       lone fault takes it in dream_fault_lone, called from the access
- *       inline before the slow path, apart from dream_fault's general
- *       code). Each
- *       array counts its pages VALID at home (at_home: +1 when a load
- *       publishes one there, in any mode; -1 when its entry leaves VALID
- *       there, by an eviction here or a flush; +1 again when a failed
- *       write-back restores it), read by the host between kernels. In a
+ *       its claim is won, and takes the home under them by the owner CAS
+ *       alone, without f's lock (dream_early_claim, dream_early_fill,
+ *       direct.cuh's early start: no write-back runs in O6, so the backing
+ *       is the page's; an access's own lone fault takes it in
+ *       dream_fault_lone, called from the access inline before the slow
+ *       path, apart from dream_fault's general code). The CAS reads
+ *       owner[f]'s latest value itself, so it needs no acquire; the lock's
+ *       (CCTL.IVALL on sm_90) waited for the page's PCIe loads, and the
+ *       owner's load after it was a round trip more. f had no owner, so no
+ *       entry names it, and any other taker passes over it from the CAS on
+ *       (the entry stays LOADING|NONE until the publish: no waiter pins f
+ *       before it holds the page). A taker under the lock that saw
+ *       owner[f] NONE before still decides by its own CAS, which fails.
+ *       Only direct has an early start, and there no transfer into a frame
+ *       outlives its fault (a lone lane's TMA lands in shared memory): a
+ *       frame that a timeout left locked and without an owner holds nothing
+ *       in flight. Each array counts its pages VALID at home (at_home: +1
+ *       when a load publishes one there, in any mode; -1 when its entry
+ *       leaves VALID there, by an eviction here or a flush; +1 again when
+ *       a failed write-back restores it), read by the host between kernels. In a
  *       launch in O6 the host sets DREAM_PTR_AT_HOME in the dream_ptr of
  *       each array that has all its pages at home; its element i is then
  *       at home + i * sizeof(T): no entry, no hint, a plain access. A launch whose
@@ -298,6 +323,34 @@ __device__ __forceinline__ int dream_pin(dream_rt_state *rt, uint64_t *pte, uint
     return -1;
 }
 
+/* owner[f]: (array slot, page) of the page f holds */
+__device__ __forceinline__ uint64_t dream_owner(uint32_t slot, uint64_t page)
+{
+    return ((uint64_t)slot << DREAM_OWNER_PAGE_BITS) | page;
+}
+
+__device__ __forceinline__ uint32_t dream_owner_slot(uint64_t owner)
+{
+    return (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
+}
+
+__device__ __forceinline__ uint64_t dream_owner_page(uint64_t owner)
+{
+    return owner & ((1ull << DREAM_OWNER_PAGE_BITS) - 1);
+}
+
+__device__ __forceinline__ uint64_t *dream_owner_pte(const dream_rt_state *rt, uint64_t owner)
+{
+    return rt->arrays[dream_owner_slot(owner)].pte + dream_owner_page(owner);
+}
+
+/* O6's take of a frame with no page: owner NONE -> mine, by CAS (I2) */
+__device__ __forceinline__ bool dream_owner_take(uint64_t *owner, uint64_t mine)
+{
+    __builtin_assume(__isGlobal(owner)); /* a global atomic, not a generic one */
+    return atomicCAS((unsigned long long *)owner, DREAM_OWNER_NONE, mine) == DREAM_OWNER_NONE;
+}
+
 /* O3. The accesses under the pin are complete (after __syncwarp for a
  * group). In O6 (`flags` of the launch) the unpin is relaxed: a frame that
  * holds a page is never refilled during such a kernel (its lockers take only
@@ -320,9 +373,11 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  * pressure most frames are pinned, and per-frame tickets made the head
  * cursor the bottleneck (9.75 G of them for 24.7 M page loads in the stress
  * test). Concurrent takers overlap in what they look at; the lock's CAS
- * decides. The fence after a successful CAS is the acquire of both the lock
- * (O4) and the caller's claim of its page. With `free_only` (O6) it passes
- * over frames that hold a page. Returns -1 if none was free.
+ * decides (in O6 the owner's CAS after it). The fence after a successful
+ * CAS is the acquire of both the lock (O4) and the caller's claim of its
+ * page. With `free_only` (O6) it passes over frames that hold a page, and
+ * takes a free one by CAS of its owner NONE -> `mine` (an early start takes
+ * its home by that CAS alone, O7). Returns -1 if none was free.
  *
  * Young frames (a departure from DESIGN.md's plain FIFO). Each attempt
  * takes a ticket and a failed one skips DREAM_RING_TRIES, so with more warps
@@ -349,7 +404,7 @@ __device__ __forceinline__ void dream_unpin(dream_rt_state *rt, uint32_t f, bool
  * ATAX at x = 8 and CSR graphs at x = 4 did not move. `loaded` is a hint,
  * written by the loader and read by takers with no order: a stale value
  * only moves one eviction. */
-__device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
+__device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only, uint64_t mine)
 {
     unsigned long long *head = (unsigned long long *)&rt->head;
     const uint64_t t0 = atomicAdd(head, 1ull);
@@ -363,9 +418,9 @@ __device__ inline int dream_ring_take(dream_rt_state *rt, bool free_only)
             continue;
         if (atomicCAS(&rt->ref[f], 0, DREAM_REF_LOCKED) == 0) {
             dream_fence_acquire();
-            /* O6: a frame that holds a page is not ours to take (owner[f]
-               is written only under f's lock, which we now hold) */
-            if (free_only && rt->owner[f] != DREAM_OWNER_NONE) {
+            /* O6: a frame that holds a page, or is being filled, is not
+               ours to take */
+            if (free_only && !dream_owner_take(rt->owner + f, mine)) {
                 dream_add_release(&rt->ref[f], -DREAM_REF_LOCKED);
                 continue;
             }
@@ -401,19 +456,20 @@ __device__ __forceinline__ dream_ring dream_ring_of(const dream_rt_state *rt, ui
 }
 
 /* O7: locks frame f, the home of the page being loaded, if it holds no page
- * and no pin; else -1 (the caller takes a frame from the ring). Only in O6,
- * so the CAS is the acquire of the lock alone (for the owner check, I2): the
- * caller's claim needs none there, as no write-back runs during such a
- * kernel (O4's acquire is for one), where dream_ring_take's fence after its
- * CAS acquires both (that fence, with nothing to wait for, was 0.3 us of a
- * serial fault's 8.5, H200). The CAS comes first: a home is nearly always
- * free when its page loads, and filtering on owner[f] and ref[f] first cost
- * a round trip (0.4 us, H100). */
-__device__ inline int dream_home_take(const dream_ring &r, uint32_t f)
+ * and no pin, and makes `mine` its owner; else -1 (the caller takes a frame
+ * from the ring). Only in O6, where the owner's CAS NONE -> mine decides who
+ * fills f (an early start takes f by that CAS alone), so neither CAS needs
+ * an acquire: the caller's claim needs none there, as no write-back runs
+ * during such a kernel (O4's acquire is for one), where dream_ring_take's
+ * fence after its CAS acquires both (that fence, with nothing to wait for,
+ * was 0.3 us of a serial fault's 8.5, H200). The lock's CAS comes first: a
+ * home is nearly always free when its page loads, and filtering on owner[f]
+ * and ref[f] first cost a round trip (0.4 us, H100). */
+__device__ inline int dream_home_take(const dream_ring &r, uint32_t f, uint64_t mine)
 {
-    if (dream_cas_acquire(&r.ref[f], 0, DREAM_REF_LOCKED) != 0)
+    if (atomicCAS(&r.ref[f], 0, DREAM_REF_LOCKED) != 0)
         return -1;
-    if (r.owner[f] != DREAM_OWNER_NONE) { /* owner[f] is written only under f's lock */
+    if (!dream_owner_take(r.owner + f, mine)) {
         dream_add_release(&r.ref[f], -DREAM_REF_LOCKED);
         return -1;
     }
@@ -432,23 +488,31 @@ __device__ __forceinline__ bool dream_is_home(const dream_rt_state *rt, uint32_t
     return dream_home_frame(rt->arrays[slot], page) == f;
 }
 
-/* A frame for page `page` of p's array, locked: in O6 its home if free (O7),
- * else from the ring; `home` says whether it is the page's home (for
- * at_home, which counts the loads of either mode). In O6 the home comes from
+/* A frame for page `page` of p's array, locked and owned by the page: in O6
+ * its home if free (O7), else from the ring; `home` says whether it is the
+ * page's home (for at_home, which counts the loads of either mode), `own`
+ * the page it held before (the victim; NONE in O6). In O6 the home comes from
  * p (abi.h: set there for an array with homes), not from the array's
  * descriptor: a load after the claim's CAS, a round trip of every fault
  * (with dream_access_pinned's `seen`, a serial fault 8.05-8.16 -> 7.79-7.85
  * us, H200). A launch that may evict reads the descriptor once it has a
  * frame from the ring, which may be the page's home by chance. */
 __device__ __forceinline__ int dream_frame_take(dream_rt_state *rt, const dream_ring &r, const dream_ptr_abi &p,
-                                                uint64_t page, bool &home)
+                                                uint64_t page, bool &home, uint64_t &own)
 {
-    const uint32_t h =
-        p.home ? (uint32_t)((p.home - p.frames) >> p.page_shift) + (uint32_t)page : DREAM_FRAME_NONE;
-    int f = h != DREAM_FRAME_NONE ? dream_home_take(r, h) : -1;
+    const bool o6 = p.flags & DREAM_PTR_NO_EVICT;
+    const uint64_t mine = dream_owner(p.slot, page);
+    const uint32_t h = o6 && p.home ? (uint32_t)((p.home - p.frames) >> p.page_shift) + (uint32_t)page
+                                    : DREAM_FRAME_NONE;
+    int f = h != DREAM_FRAME_NONE ? dream_home_take(r, h, mine) : -1;
     if (f < 0)
-        f = dream_ring_take(rt, p.flags & DREAM_PTR_NO_EVICT);
-    home = f >= 0 && (p.home ? (uint32_t)f == h : dream_is_home(rt, p.slot, page, (uint32_t)f));
+        f = dream_ring_take(rt, o6, mine);
+    home = f >= 0 && (h != DREAM_FRAME_NONE ? (uint32_t)f == h : dream_is_home(rt, p.slot, page, (uint32_t)f));
+    own = DREAM_OWNER_NONE;
+    if (f >= 0 && !o6) { /* O6's takes made mine the owner, from NONE */
+        own = r.owner[f];
+        r.owner[f] = mine;
+    }
     return f;
 }
 
@@ -460,27 +524,6 @@ __device__ __forceinline__ void dream_count_home(dream_rt_state *rt, uint32_t sl
 {
     if (dream_is_home(rt, slot, page, f))
         atomicAdd((unsigned long long *)&rt->arrays[slot].at_home, (unsigned long long)d);
-}
-
-/* owner[f]: (array slot, page) of the page f holds */
-__device__ __forceinline__ uint64_t dream_owner(uint32_t slot, uint64_t page)
-{
-    return ((uint64_t)slot << DREAM_OWNER_PAGE_BITS) | page;
-}
-
-__device__ __forceinline__ uint32_t dream_owner_slot(uint64_t owner)
-{
-    return (uint32_t)(owner >> DREAM_OWNER_PAGE_BITS);
-}
-
-__device__ __forceinline__ uint64_t dream_owner_page(uint64_t owner)
-{
-    return owner & ((1ull << DREAM_OWNER_PAGE_BITS) - 1);
-}
-
-__device__ __forceinline__ uint64_t *dream_owner_pte(const dream_rt_state *rt, uint64_t owner)
-{
-    return rt->arrays[dream_owner_slot(owner)].pte + dream_owner_page(owner);
 }
 
 /* Ends a lock; the transport's fence has ordered the frame's data before.
@@ -681,18 +724,17 @@ __device__ __forceinline__ bool dream_claim(uint64_t *pte, uint64_t &e)
 }
 
 /* O1: publishes page `pte`'s load into frame f (generation g + 1, with the
- * read-ahead mark if `mark`), stamps f young (dream_ring_take), counts it at
- * home, and unlocks f, keeping the loader's pin if `keep`. The transport has
+ * read-ahead mark if `mark`), stamps f young (dream_ring_take) and counts it
+ * at home; the caller then unlocks f if it locked it. The transport has
  * fenced the data. */
 __device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte, uint32_t f, uint32_t g,
-                                              bool mark, bool home, bool keep)
+                                              bool mark, bool home)
 {
     atomicExch((unsigned long long *)pte, dream_pte_loaded(f, g) | (mark ? DREAM_PTE_MARK : 0u));
     r.loaded[f] = dream_ticks();
     __builtin_assume(__isGlobal(r.at_home)); /* a global atomic, not a generic one */
     if (home)
         atomicAdd(r.at_home, 1ull);
-    dream_unlock(r.ref, f, keep);
 }
 
 /* Whether direct's early start may load p's pages: in a launch that evicts
@@ -718,14 +760,16 @@ __device__ __forceinline__ bool dream_early_claim(const dream_ptr_abi &p, uint64
 
 /* Then, the claim won: the warp issues the page's loads (their address from
  * p.backing, a kernel parameter, not through rt->arrays: two dependent loads,
- * which the claim's CAS in dream_fault_lone waited for), the leader locks its
- * home, writes the owner and the LOADING entry under them, and the warp
- * stores the page there. Returns, on the leader, the home, published and
- * pinned for the leader (dream_publish's `keep`); -1 elsewhere, and where the
- * home is taken: the leader's `e` is then INVALID again, the claim given back
- * (a home holds another page only where the ring gave it one, rarely; the
- * loads are then dropped, not counted in bytes_in). The home held no page
- * (dream_home_take), so no victim's entry must change first (O4). */
+ * which the claim's CAS in dream_fault_lone waited for), the leader takes its
+ * home under them by the owner's CAS alone (O7: not locked, so no acquire
+ * waits for the loads, and no unlock or unpin follows the publish; the
+ * entry stays LOADING|NONE until then, naming no frame: its waiters pin
+ * none), and the warp stores the page there. Returns, on the leader, the home, published and
+ * not pinned; -1 elsewhere, and where the home is taken: the leader's `e` is
+ * then INVALID again, the claim given back (a home holds another page only
+ * where the ring gave it one, rarely; the loads are then dropped, not
+ * counted in bytes_in). The home held no page, so no victim's entry must
+ * change first (O4). */
 __device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dream_ring &r, uint64_t page,
                                                 uint64_t &e, int leader)
 {
@@ -737,11 +781,13 @@ __device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dr
     const uint32_t g = dream_pte_gen(e);
     int hf = -1;
     if (lead) {
-        hf = dream_home_take(r, (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page);
-        if (hf >= 0)
-            r.owner[hf] = dream_owner(p.slot, page);
-        e = hf >= 0 ? dream_pte(DREAM_PTE_LOADING, (uint32_t)hf, g) : dream_pte(DREAM_PTE_INVALID, 0, g);
-        atomicExch((unsigned long long *)pte, e);
+        const uint32_t h = (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page;
+        if (dream_owner_take(r.owner + h, dream_owner(p.slot, page))) {
+            hf = (int)h;
+        } else {
+            e = dream_pte(DREAM_PTE_INVALID, 0, g);
+            atomicExch((unsigned long long *)pte, e);
+        }
     }
     hf = __shfl_sync(all, hf, leader);
     if (hf < 0)
@@ -749,7 +795,7 @@ __device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dr
     dream_early_store(x, dream_ptr_frame(p, (uint32_t)hf), r.counters);
     if (!lead)
         return -1;
-    dream_publish(r, pte, (uint32_t)hf, g, false, true, true);
+    dream_publish(r, pte, (uint32_t)hf, g, false, true);
     return hf;
 }
 #endif
@@ -815,8 +861,10 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
     if (mask == 0xFFFFFFFFu && __popc(needers) == 1 && !dream_any(mask, pre)) { /* uniform */
         const int leader = __ffs(needers) - 1;
         if (__shfl_sync(mask, !past && dream_early_ok(p) && dream_pte_state(e) == DREAM_PTE_INVALID, leader) &&
-            dream_early_claim(p, page, e, leader) && (frame = dream_early_fill(p, r, page, e, leader)) >= 0)
+            dream_early_claim(p, page, e, leader) && (frame = dream_early_fill(p, r, page, e, leader)) >= 0) {
+            atomicAdd(&r.ref[frame], 1); /* the pin dream_access_pinned drops (relaxed in O6, dream_unpin) */
             home = loaded = done = true;
+        }
     }
 #endif
 
@@ -866,7 +914,8 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
         if (take) {
             /* in a launch that evicts, the ring's fence is O4's acquire */
             const uint32_t g = dream_pte_gen(e);
-            const int fr = dream_frame_take(rt, r, p, page, home);
+            uint64_t own;
+            const int fr = dream_frame_take(rt, r, p, page, home, own);
             if (fr < 0 && pre) { /* no free frame now: give the page back */
                 atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                 claimed = false;
@@ -878,8 +927,6 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                 frame = fr;
                 rd = {page, p.slot, (uint32_t)fr, DREAM_IO_READ, pre};
                 do_rd = true;
-                const uint64_t own = r.owner[fr];
-                r.owner[fr] = dream_owner(p.slot, page);
                 if (own != DREAM_OWNER_NONE) {
                     vpte = dream_owner_pte(rt, own);
                     const bool dirty = dream_load_u32(&rt->dirty[fr]) != 0;
@@ -956,15 +1003,15 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
             const int s = dream_transport_io(rt, mask, do_rd, rd);
             if (do_rd) {
                 if (s == DREAM_IO_OK) {
-                    /* keeping our pin for the access (none ahead) */
-                    dream_publish(r, pte, (uint32_t)frame, g, mark, home, !pre);
+                    dream_publish(r, pte, (uint32_t)frame, g, mark, home);
+                    dream_unlock(r.ref, (uint32_t)frame, !pre); /* keeping our pin for the access (none ahead) */
                     loaded = true;
                     if (pre)
                         frame = -1;
                 } else {
                     /* The frame holds nothing valid; after a timeout the
                      * transfer may still land, so the frame stays locked. */
-                    r.owner[frame] = DREAM_OWNER_NONE;
+                    atomicExch((unsigned long long *)&r.owner[frame], DREAM_OWNER_NONE); /* O6 takers CAS it */
                     atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
                     if (s == DREAM_IO_ERROR)
                         dream_unlock(r.ref, (uint32_t)frame, false);
@@ -1021,7 +1068,7 @@ struct dream_lone {
  * which lane 0 saw INVALID in `e` (every lane's `e`): unless lane 0's hint
  * `prev` or a sequence of warps gives a stride to read ahead
  * (dream_ahead_stride), lane 0 claims the page, and the warp loads it into
- * its home, locked under the loads (direct.cuh, early start). Returns the
+ * its home, taken under the loads (direct.cuh, early start). Returns the
  * frame, unpinned (none reuses a frame in O6), or -1 where there is a
  * stride or the claim or the home is taken, with the entry the claim found
  * (INVALID again where it gave its claim back: a taken home, or a sequence
@@ -1037,7 +1084,8 @@ struct dream_lone {
  * from the access inline, dream_miss_no_evict, session39; 4.05-4.10 us
  * with the sequence look's load issued with the claim's CAS and the page's
  * address in p, session40: either alone left 4.24-4.27 us, the CAS then
- * waiting for the loads the other one left before it). The loads
+ * waiting for the loads the other one left before it; 3.73-3.79 us with
+ * the home taken by the owner's CAS, unlocked, session41). The loads
  * wait for the claim: issued before it, every warp of a block faulting on
  * one page loaded it over PCIe (cold vector add, a thread per element, 0.156
  * -> 0.227 s), and the serial fault was no faster. */
@@ -1075,7 +1123,6 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
     if (f < 0)
         return {-1, ahead, __shfl_sync(all, e, 0)};
     if (lead) {
-        atomicSub(&r.ref[f], 1); /* the loader's pin, which dream_unpin drops in O6: relaxed, no fence */
         dream_count(r.counters, DREAM_C_PAGES_IN, 1);
         dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << 12);
         dream_count(r.counters, DREAM_C_FAULTS, 1);

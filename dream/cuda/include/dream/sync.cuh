@@ -179,17 +179,6 @@ __device__ __forceinline__ int32_t dream_add_acquire(int32_t *p, int32_t v)
     return old;
 }
 
-/* Returns the old value; later accesses are ordered after it. */
-__device__ __forceinline__ int32_t dream_cas_acquire(int32_t *p, int32_t expect, int32_t v)
-{
-    int32_t old;
-    asm volatile("atom.acquire.gpu.global.cas.b32 %0, [%1], %2, %3;"
-                 : "=r"(old)
-                 : "l"(p), "r"(expect), "r"(v)
-                 : "memory");
-    return old;
-}
-
 /* Earlier accesses (and those the thread has seen through a barrier) are
  * ordered before it. */
 __device__ __forceinline__ void dream_add_release(int32_t *p, int32_t v)
