@@ -14,11 +14,11 @@
  *     It writes a slot only once `consumed` shows its last use done, and an
  *     ends entry only once its last batch is done.
  *   copier block (the ring's only consumer): reads the ends of the next
- *     batches (system-scope loads, past any cached copy). Batch b is posted
- *     once ends[b % BATCHES] exceeds the end before it: an entry not yet
- *     rewritten holds the end of batch b - BATCHES, which is no larger, as
- *     no batch is empty. Then a system-scope acquire fence, and the
- *     descriptors (system-scope loads); it copies each batch found, in
+ *     batches (system-scope acquire loads, past any cached copy). Batch b
+ *     is posted once ends[b % BATCHES] exceeds the end before it: an entry
+ *     not yet rewritten holds the end of batch b - BATCHES, which is no
+ *     larger, as no batch is empty. Then a block sync, and the descriptors
+ *     (system-scope loads); it copies each batch found, in
  *     order: every thread that copied fences (system scope) after its
  *     copies and the block syncs before the next batch; then consumed = the
  *     last end. So a batch runs only after every earlier batch has landed, and copies

@@ -188,7 +188,9 @@
  *       direct.cuh's early start: no write-back runs in O6, so the backing
  *       is the page's; an access's own lone fault takes it in
  *       dream_fault_lone, called from the access inline before the slow
- *       path, apart from dream_fault's general code). The CAS reads
+ *       path, apart from dream_fault's general code; a queue backend's such
+ *       fault takes its home there too, locked as above, then requests the
+ *       page: dream_lone_fill). The CAS reads
  *       owner[f]'s latest value itself, so it needs no acquire; the lock's
  *       (CCTL.IVALL on sm_90) waited for the page's PCIe loads, and the
  *       owner's load after it was a round trip more. f had no owner, so no
@@ -737,18 +739,18 @@ __device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte
         atomicAdd(r.at_home, 1ull);
 }
 
-/* Whether direct's early start may load p's pages: in a launch that evicts
- * nothing (O6), an array with homes, 4 KiB pages. Outside the transport's
- * #ifdef: a kernel's own module, compiled with no backend (compile.py),
- * tests it before it calls dream_fault_lone. */
+/* Whether a whole warp's fault on one of p's pages may be a lone fault
+ * (dream_fault_lone: direct's early start, the queue backends' lone fill):
+ * in a launch that evicts nothing (O6), an array with homes, 4 KiB pages.
+ * Outside the transport's #ifdef: a kernel's own module, compiled with no
+ * backend (compile.py), tests it before it calls dream_fault_lone. */
 __device__ __forceinline__ bool dream_early_ok(const dream_ptr_abi &p)
 {
     return (p.flags & DREAM_PTR_NO_EVICT) && p.home && p.page_shift == 12;
 }
 
-#ifdef DREAM_TRANSPORT_EARLY
-/* Direct's early start (direct.cuh), collective over the whole warp, for
- * page `page` of lane `leader`, which saw it INVALID in `e` (dream_early_ok
+/* A lone fault (dream_fault_lone), collective over the whole warp, for page
+ * `page` of lane `leader`, which saw it INVALID in `e` (dream_early_ok
  * holds), in two steps. The claim: whether the leader won it, on every lane;
  * the leader's `e` is then its claim, or the entry its CAS found. */
 __device__ __forceinline__ bool dream_early_claim(const dream_ptr_abi &p, uint64_t page, uint64_t &e, int leader)
@@ -758,8 +760,27 @@ __device__ __forceinline__ bool dream_early_claim(const dream_ptr_abi &p, uint64
     return __shfl_sync(0xFFFFFFFFu, (int)dream_lane() == leader && dream_claim(pte, e), leader);
 }
 
-/* Then, the claim won: the warp issues the page's loads (their address from
- * p.backing, a kernel parameter, not through rt->arrays: two dependent loads,
+/* A read into frame f, locked, for page `pte` (generation g) ended with
+ * status s (not DREAM_IO_OK): f holds nothing valid, and the entry is INVALID
+ * again. After a timeout the transfer may still land, so f stays locked;
+ * after an error nothing more will, and f is unlocked. */
+__device__ __forceinline__ void dream_load_failed(const dream_ring &r, uint64_t *pte, uint32_t f, uint32_t g, int s)
+{
+    atomicExch((unsigned long long *)&r.owner[f], DREAM_OWNER_NONE); /* O6 takers CAS it */
+    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
+    if (s == DREAM_IO_ERROR)
+        dream_unlock(r.ref, f, false);
+}
+
+/* dream_fault_lone's "the request failed" (recorded), where the access is
+ * then not made: not -1, which sends the fault to the slow path to try
+ * again. */
+#define DREAM_LONE_FAILED (-2)
+
+#ifdef DREAM_TRANSPORT_EARLY
+/* Direct's early start (direct.cuh), after dream_early_claim: the claim
+ * won, the warp issues the page's loads (their address from p.backing, a
+ * kernel parameter, not through rt->arrays: two dependent loads,
  * which the claim's CAS in dream_fault_lone waited for), the leader takes its
  * home under them by the owner's CAS alone (O7: not locked, so no acquire
  * waits for the loads, and no unlock or unpin follows the publish; the
@@ -796,6 +817,49 @@ __device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dr
     if (!lead)
         return -1;
     dream_publish(r, pte, (uint32_t)hf, g, false, true);
+    return hf;
+}
+#define dream_lone_fill dream_early_fill /* the lone fault's fill on this backend */
+#elif !defined(DREAM_FAULT_LINKED)
+/* The queue backends' lone fill, after dream_early_claim: the claim won, the
+ * leader takes the page's home as dream_frame_take does in O6
+ * (dream_home_take: locked, the owner's CAS) and names it in the entry
+ * (LOADING|f: waiters pin f, Progress), the warp requests the page (the
+ * leader's lane active), and the leader publishes it and unlocks f, as
+ * dream_fault does. The same steps, without the general path's collectives
+ * and calls (H100, softrnic, a serial fault: 27.5-27.8 -> 25.5-27.4 us with
+ * GPU queues, 19.9-20.3 -> 17.8-18.4 us "split"; bench/results-h100/
+ * session42). Returns, on the leader, the home, published and not pinned;
+ * -1 elsewhere, and
+ * where the home is taken (as dream_early_fill: the claim given back), or
+ * DREAM_LONE_FAILED where the request failed (dream_load_failed). */
+__device__ __forceinline__ int dream_lone_fill(const dream_ptr_abi &p, const dream_ring &r, uint64_t page,
+                                               uint64_t &e, int leader)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    const bool lead = (int)dream_lane() == leader;
+    uint64_t *pte = p.pte + page;
+    __builtin_assume(__isGlobal(pte));
+    const uint32_t g = dream_pte_gen(e);
+    int hf = -1;
+    if (lead) {
+        const uint32_t h = (uint32_t)((p.home - p.frames) >> 12) + (uint32_t)page;
+        hf = dream_home_take(r, h, dream_owner(p.slot, page));
+        e = hf < 0 ? dream_pte(DREAM_PTE_INVALID, 0, g) : dream_pte(DREAM_PTE_LOADING, (uint32_t)hf, g);
+        atomicExch((unsigned long long *)pte, e);
+    }
+    hf = __shfl_sync(all, hf, leader);
+    if (hf < 0)
+        return -1;
+    const int s = dream_transport_io(p.rt, all, lead, {page, p.slot, (uint32_t)hf, DREAM_IO_READ, 0u});
+    if (!lead)
+        return -1;
+    if (s != DREAM_IO_OK) {
+        dream_load_failed(r, pte, (uint32_t)hf, g, s);
+        return DREAM_LONE_FAILED;
+    }
+    dream_publish(r, pte, (uint32_t)hf, g, false, true);
+    dream_unlock(r.ref, (uint32_t)hf, false);
     return hf;
 }
 #endif
@@ -1009,12 +1073,7 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
                     if (pre)
                         frame = -1;
                 } else {
-                    /* The frame holds nothing valid; after a timeout the
-                     * transfer may still land, so the frame stays locked. */
-                    atomicExch((unsigned long long *)&r.owner[frame], DREAM_OWNER_NONE); /* O6 takers CAS it */
-                    atomicExch((unsigned long long *)pte, dream_pte(DREAM_PTE_INVALID, 0, g));
-                    if (s == DREAM_IO_ERROR)
-                        dream_unlock(r.ref, (uint32_t)frame, false);
+                    dream_load_failed(r, pte, (uint32_t)frame, g, s);
                     frame = -1;
                 }
                 done = true;
@@ -1054,23 +1113,24 @@ __device__ __noinline__ int dream_fault(dream_rt_state *rt, dream_ptr_abi p, uin
 }
 #endif
 
-/* A lone fault's outcome (dream_fault_lone): the frame, or -1, the entry
- * the claim found and the stride a read-ahead follows (DREAM_NO_AHEAD where
- * not computed: on the queue backends). */
+/* A lone fault's outcome (dream_fault_lone): the frame, or -1 (or
+ * DREAM_LONE_FAILED), the entry the claim found and the stride a read-ahead
+ * follows. */
 struct dream_lone {
     int frame;
     int32_t ahead;
     uint64_t seen;
 };
 
-/* A lone fault (direct, O6, an array with homes: dream_early_ok holds),
- * collective over the whole warp, every lane on page `page` (a 4 KiB page),
- * which lane 0 saw INVALID in `e` (every lane's `e`): unless lane 0's hint
- * `prev` or a sequence of warps gives a stride to read ahead
- * (dream_ahead_stride), lane 0 claims the page, and the warp loads it into
- * its home, taken under the loads (direct.cuh, early start). Returns the
- * frame, unpinned (none reuses a frame in O6), or -1 where there is a
- * stride or the claim or the home is taken, with the entry the claim found
+/* A lone fault (O6, an array with homes: dream_early_ok holds), collective
+ * over the whole warp, every lane on page `page` (a 4 KiB page), which lane
+ * 0 saw INVALID in `e` (every lane's `e`): unless lane 0's hint `prev` or a
+ * sequence of warps gives a stride to read ahead (dream_ahead_stride), lane
+ * 0 claims the page, and the warp loads it into its home (dream_lone_fill:
+ * on direct taken under the loads, its early start; on the queue backends
+ * locked, then requested). Returns the frame, unpinned (none reuses a frame
+ * in O6), DREAM_LONE_FAILED where the request failed, or -1 where there is
+ * a stride or the claim or the home is taken, with the entry the claim found
  * (INVALID again where it gave its claim back: a taken home, or a sequence
  * found) and the stride: the caller (dream_miss_no_evict) takes the general
  * path from there,
@@ -1094,7 +1154,6 @@ __device__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t 
 #else
 __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t page, uint64_t e, uint64_t prev)
 {
-#ifdef DREAM_TRANSPORT_EARLY
     const unsigned all = 0xFFFFFFFFu;
     const bool lead = dream_lane() == 0, depth = dream_ahead_depth(p.flags) != 0; /* depth: uniform */
     int32_t ahead = __shfl_sync(all, lead && depth ? dream_hint_stride(p, page, prev) : 0, 0);
@@ -1119,19 +1178,18 @@ __device__ __noinline__ dream_lone dream_fault_lone(dream_ptr_abi p, uint64_t pa
         if (lead)
             atomicExch((unsigned long long *)(p.pte + page), e);
     }
-    const int f = won && ahead == 0 ? __shfl_sync(all, dream_early_fill(p, r, page, e, 0), 0) : -1;
-    if (f < 0)
+    const int f = won && ahead == 0 ? __shfl_sync(all, dream_lone_fill(p, r, page, e, 0), 0) : -1;
+    if (f == -1)
         return {-1, ahead, __shfl_sync(all, e, 0)};
     if (lead) {
-        dream_count(r.counters, DREAM_C_PAGES_IN, 1);
-        dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << 12);
+        if (f >= 0) {
+            dream_count(r.counters, DREAM_C_PAGES_IN, 1);
+            dream_count(r.counters, DREAM_C_BYTES_IN, 1ull << 12);
+        }
         dream_count(r.counters, DREAM_C_FAULTS, 1);
         dream_count(r.counters, DREAM_C_WAIT_NS, dream_now() - t_start);
     }
     return {f, 0, e};
-#else
-    return {-1, DREAM_NO_AHEAD, e}; /* no early start: the slow path takes every fault */
-#endif
 }
 #endif
 
@@ -1265,9 +1323,9 @@ __device__ __noinline__ dream_done<T> dream_access_pinned(dream_ptr_abi p, uint6
 /* O6's miss, collective over the lanes that missed: a whole warp's fault on
  * one INVALID 4 KiB page of an array with homes (dream_early_ok), with no
  * page to read ahead, goes to dream_fault_lone first and is accessed
- * unpinned at the frame it returns (in O6 none reuses a frame); any other,
- * one whose claim or home is taken, and every one on the queue backends
- * (no early start: dream_fault_lone returns at once) takes the slow path
+ * unpinned at the frame it returns (in O6 none reuses a frame), or not at
+ * all where its request failed (recorded, as the slow path's would be);
+ * any other, and one whose claim or home is taken, takes the slow path
  * (dream_access_pinned), with the stride and the entry the lone fault
  * found. Inline, before the slow path's call: tried inside it, every lone
  * fault paid its register saves and restores (67 words a lane; H100, a
@@ -1293,6 +1351,13 @@ __device__ __forceinline__ dream_done<T> dream_miss_no_evict(const dream_ptr_abi
                     p.rt->dirty[l.frame] = 1;
                 r.v = f((T *)(r.base + off));
                 r.done = true;
+                return r;
+            }
+            if (l.frame == DREAM_LONE_FAILED) {
+                dream_done<T> r;
+                r.v = T();
+                r.done = false;
+                r.base = 0;
                 return r;
             }
             ahead = l.ahead;

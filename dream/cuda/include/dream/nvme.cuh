@@ -50,15 +50,12 @@ __device__ inline void dream_nvme_write_sqe(dream_rt_state *rt, const dream_nvme
     e[3] = make_uint4(nlb - 1u, 0u, 0u, 0u);
 }
 
-/* Tail doorbell for entries [from, to). The entries were made system-visible
- * by their writers before they were marked filled; the trailing fence orders
- * this store before the ring lock's release, so the next ringer's larger
- * tail cannot overtake it. */
+/* Tail doorbell for entries before `to`. The entries are ordered before it
+ * already, and the ring lock's release after it (dream_queue_ring), so the
+ * next ringer's larger tail cannot overtake it. */
 __device__ inline void dream_nvme_sq_doorbell(dream_rt_state *rt, dream_nvme_queue *Q, uint32_t to)
 {
-    __threadfence_system();
     dream_mmio_store32(Q->sq_db, to & (Q->entries - 1));
-    __threadfence_system();
     dream_count(rt, DREAM_C_DOORBELLS, 1);
 }
 

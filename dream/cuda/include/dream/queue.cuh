@@ -8,10 +8,11 @@
  *
  *   t = dream_queue_tickets(q, mask, active)   collective: a ticket per active lane
  *   dream_queue_slot_free(q, t)                until true; then write the entry
- *                                              into slot dream_queue_slot(q, t),
- *                                              make it visible to the consumer
- *                                              (__threadfence_system), and call
- *   dream_queue_filled(q, t)
+ *                                              into slot dream_queue_slot(q, t)
+ *                                              and call
+ *   dream_queue_filled(q, t)                   (a system fence: the entry is
+ *                                              visible to the consumer before
+ *                                              anything that announces it)
  *   dream_queue_ring(q, t, ring)               until true: ticket t is covered
  *                                              by a doorbell
  *   ... wait for the completion (transport specific), then
@@ -31,7 +32,29 @@
  * t - depth to be released.
  *
  * Tickets are uint32 and wrap; depth divides 2^32, so slot and phase
- * arithmetic stays continuous across the wrap. */
+ * arithmetic stays continuous across the wrap.
+ *
+ * Memory order, and the fences a lone request pays (each fence costs
+ * 0.4 us at GPU scope and 0.75 us at system scope, H100; issue 11's serial
+ * fault is one such request at a time):
+ *   - slot_free loads the slot's mark with acquire: the entry's stores come
+ *     after the release that the slot's last user made (dream_queue_release,
+ *     after it consumed its completion, which the consumer wrote after
+ *     reading that user's entry).
+ *   - filled: one system fence, then the mark. Entry before mark, and before
+ *     every doorbell this thread writes later.
+ *   - ring: the lock is taken by an acquire CAS (the last holder's doorbell
+ *     writes and `rung` came before its release). The marks of a run are
+ *     read four at a time. A run holding entries of other tickets is rung
+ *     after a system fence, which orders their marks, and so (cumulativity)
+ *     the entries their writers fenced, before the doorbell; a run of the
+ *     ringer's own entry alone needs none, its own fill's fence ordered it.
+ *     Then `rung`, a GPU fence and the unlock: the next holder's doorbell
+ *     cannot overtake this one.
+ *   - release: a GPU fence, then the mark: the completion was read first.
+ * These orders, against a fence after every step before: a softrnic serial
+ * fault 32.3-34.7 -> 29.5-31.9 us with GPU queues, 24.2-29.3 -> 21.0-22.0 us
+ * "split" (H100, bench/results-h100/session42). */
 #pragma once
 #include "dream/queue.h"
 #include "dream/sync.cuh"
@@ -69,37 +92,55 @@ __device__ inline uint32_t dream_queue_tickets(dream_queue *q, unsigned mask, bo
  * t - depth, has been released). */
 __device__ __forceinline__ bool dream_queue_slot_free(dream_queue *q, uint32_t t)
 {
-    if (dream_load_u32(&q->seq[dream_queue_slot(q, t)]) != 2u * t)
-        return false;
-    __threadfence(); /* the entry is written after the release was seen */
-    return true;
+    return dream_ld_acquire(&q->seq[dream_queue_slot(q, t)]) == 2u * t;
 }
 
+/* Ticket t's entry is written: fenced at system scope (the consumer may read
+ * it once any doorbell covers it), then marked filled. */
 __device__ __forceinline__ void dream_queue_filled(dream_queue *q, uint32_t t)
 {
-    __threadfence();
+    __threadfence_system();
     *(volatile uint32_t *)&q->seq[dream_queue_slot(q, t)] = 2u * t + 1u;
+}
+
+/* The first ticket from `from` on whose slot is not marked filled (at most
+ * from + depth): marks read four at a time, so that a run costs one L2 round
+ * trip per four entries. */
+__device__ __forceinline__ uint32_t dream_queue_run_end(const dream_queue *q, uint32_t from)
+{
+    const uint32_t mask = q->depth - 1;
+    uint32_t to = from;
+    for (;;) {
+        uint32_t m[4];
+#pragma unroll
+        for (uint32_t i = 0; i < 4; i++)
+            m[i] = to + i - from < q->depth ? dream_load_u32(&q->seq[(to + i) & mask]) : 0u;
+        uint32_t k = 0;
+        while (k < 4 && to + k - from < q->depth && m[k] == 2u * (to + k) + 1u)
+            k++;
+        to += k;
+        if (k < 4)
+            return to;
+    }
 }
 
 /* True once ticket t is covered by a doorbell. Otherwise tries to ring: with
  * the lock, rings every filled slot from the first un-rung ticket on by one
- * call ring(t, to), which must write the doorbell for producer index `to`
- * with whatever fences the device needs. */
+ * call ring(t, to), which writes the doorbell for producer index `to` with
+ * whatever order among its own writes the device needs; the entries of the
+ * run are already ordered before it (see the top of this file). */
 template <class Ring>
 __device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
 {
     if (dream_queue_before(t, dream_load_u32(&q->rung)))
         return true;
-    if (atomicCAS(&q->lock, 0u, 1u) != 0u)
+    if (dream_cas_acquire(&q->lock, 0u, 1u) != 0u)
         return false;
-    __threadfence();
     const uint32_t from = dream_load_u32(&q->rung);
-    const uint32_t mask = q->depth - 1;
-    uint32_t to = from;
-    while (to - from < q->depth && dream_load_u32(&q->seq[to & mask]) == 2u * to + 1u)
-        to++;
+    const uint32_t to = dream_queue_run_end(q, from);
     if (to != from) {
-        __threadfence(); /* the filled marks were read before the entries are rung */
+        if (from != t || to != t + 1u)
+            __threadfence_system(); /* others' marks read, so their entries, before the doorbell */
         ring(t, to);
         *(volatile uint32_t *)&q->rung = to;
     }
@@ -121,8 +162,8 @@ __device__ __forceinline__ void dream_queue_release(dream_queue *q, uint32_t t)
  * each active lane takes a ticket and runs SLOT -> RING -> POLL -> DONE; the
  * lanes step in lock step, each step a non-blocking check, so that none waits
  * on another lane of its warp.
- *   fill(t)          writes ticket t's entry into its slot; the entry is
- *                    then fenced system-wide before the slot is marked filled
+ *   fill(t)          writes ticket t's entry into its slot (then
+ *                    dream_queue_filled)
  *   ring(t, to)      the doorbell, as for dream_queue_ring
  *   poll(t)          DREAM_QUEUE_PENDING, or the request's DREAM_IO_* status
  *                    (an error already recorded)
@@ -146,7 +187,6 @@ __device__ inline int dream_queue_request(dream_rt_state *rt, dream_queue *q, ui
         bool moved = false;
         if (stage == SLOT && dream_queue_slot_free(q, t)) {
             fill(t);
-            __threadfence_system(); /* the entry before anything that announces it */
             dream_queue_filled(q, t);
             stage = RING;
             moved = true;

@@ -43,17 +43,15 @@ __device__ __forceinline__ void dream_rnic_write_wqe(uint8_t *wqe, uint32_t t, u
 /* Doorbell for the run of WQEs before ticket `to`: the record first, then the
  * UAR write of the last WQE's first 8 bytes; the NIC may read the WQEs as
  * soon as either lands.
- * The WQEs were made system-visible by their writers before being marked
- * filled (dream_queue_filled), and the ringer has seen those marks. A ringer
- * that wrote the last WQE itself (ticket `own`, first 8 bytes `own_ctrl`)
- * has them at hand; others read them back from the SQ, which may lie in host
- * memory (a read across PCIe). */
+ * The WQEs are ordered before the record already (dream_queue_ring). A
+ * ringer that wrote the last WQE itself (ticket `own`, first 8 bytes
+ * `own_ctrl`) has them at hand; others read them back from the SQ, which may
+ * lie in host memory (a read across PCIe). */
 __device__ inline void dream_rnic_doorbell(dream_rt_state *rt, dream_rnic_queue *Q, uint32_t to, uint32_t own,
                                            uint2 own_ctrl)
 {
     const uint8_t *last = Q->sq + (size_t)((to - 1u) & (Q->q.depth - 1u)) * DREAM_MLX5_SEND_WQE_BB;
     const uint64_t db = to - 1u == own ? ((uint64_t)own_ctrl.y << 32 | own_ctrl.x) : *(const volatile uint64_t *)last;
-    __threadfence_system();
     *(volatile uint32_t *)&Q->dbr->send_counter = dream_bswap32(to & 0xFFFFu);
     __threadfence_system();
     dream_mmio_store64(Q->uar, db);
@@ -66,14 +64,14 @@ __device__ inline int dream_rnic_poll(dream_rt_state *rt, dream_rnic_queue *Q, u
                                       uint32_t t, uint32_t opcode, const dream_io_req &r)
 {
     const uint8_t *cqe = Q->cq + (size_t)dream_queue_slot(&Q->q, t) * DREAM_MLX5_CQE_SIZE;
-    /* wqe_counter, signature and op_own arrive together in the last 8 bytes */
-    const uint64_t tail = *(const volatile uint64_t *)(cqe + 56);
+    /* wqe_counter, signature and op_own arrive together in the last 8 bytes;
+       acquire: the rest of the CQE, and the data, after its owner byte */
+    const uint64_t tail = dream_ld_acquire_sys((const uint64_t *)(cqe + 56));
     const uint32_t op_own = (uint32_t)(tail >> 56);
     const uint32_t cqe_op = op_own >> 4;
     const uint32_t owner = (t & Q->q.depth) ? 1u : 0u; /* flips on every pass over the CQ */
     if (cqe_op == DREAM_MLX5_CQE_INVALID || (op_own & DREAM_MLX5_CQE_OWNER_MASK) != owner)
         return DREAM_QUEUE_PENDING;
-    __threadfence(); /* the rest of the CQE after its owner byte */
     const uint32_t wqe_counter = (uint32_t)((tail >> 24) & 0xFF00u) | (uint32_t)((tail >> 40) & 0xFFu);
     const uint32_t idx = t & 0xFFFFu;
     if (cqe_op == DREAM_MLX5_CQE_REQ && wqe_counter == idx)

@@ -186,6 +186,18 @@ __device__ __forceinline__ void dream_add_release(int32_t *p, int32_t v)
     asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* A CAS whose later accesses are ordered after it (an acquire: on sm_90 the
+ * atomic and an L1 invalidation, no fence). */
+__device__ __forceinline__ uint32_t dream_cas_acquire(uint32_t *p, uint32_t expect, uint32_t v)
+{
+    uint32_t old;
+    asm volatile("atom.acquire.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(p), "r"(expect), "r"(v)
+                 : "memory");
+    return old;
+}
+
 /* After a relaxed atomic that succeeded: makes it an acquire (a CAS that
  * fails, the common case under contention, then pays no fence). */
 __device__ __forceinline__ void dream_fence_acquire()
