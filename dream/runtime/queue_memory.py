@@ -22,7 +22,11 @@ them.
       Every WQE crosses PCIe before its writer's system fence. A ringer that
       did not write the run's last WQE reads its first bytes back across
       PCIe, but ringing without that read (a diagnostic) left the 64 KiB
-      gather where it was (bench/results-h100/session23)."""
+      gather where it was (bench/results-h100/session23). At the transfer
+      benchmark's 8 GiB (H100, session 42): serial fault 17.6-19.2 against
+      25.5-27.7 us, but 4 KiB stream 2.2-2.4 against 29.6-30.0 GB/s and
+      gather 2.6-2.8 against 25.0-25.5 GB/s (3.3-3.6 and 3.3 GB/s before
+      that session's queue path: bench/results-h100/session42)."""
 from __future__ import annotations
 
 import numpy as np
