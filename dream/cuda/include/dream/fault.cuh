@@ -188,9 +188,10 @@
  *       direct.cuh's early start: no write-back runs in O6, so the backing
  *       is the page's; an access's own lone fault takes it in
  *       dream_fault_lone, called from the access inline before the slow
- *       path, apart from dream_fault's general code; a queue backend's such
- *       fault takes its home there too, locked as above, then requests the
- *       page: dream_lone_fill). The CAS reads
+ *       path, apart from dream_fault's general code; where there is no early
+ *       start, on the queue backends and in a direct build capped below 128
+ *       registers, such a fault takes its home there too, locked as above,
+ *       then requests the page: dream_lone_fill). The CAS reads
  *       owner[f]'s latest value itself, so it needs no acquire; the lock's
  *       (CCTL.IVALL on sm_90) waited for the page's PCIe loads, and the
  *       owner's load after it was a round trip more. f had no owner, so no
@@ -740,7 +741,7 @@ __device__ __forceinline__ void dream_publish(const dream_ring &r, uint64_t *pte
 }
 
 /* Whether a whole warp's fault on one of p's pages may be a lone fault
- * (dream_fault_lone: direct's early start, the queue backends' lone fill):
+ * (dream_fault_lone: direct's early start, else dream_lone_fill):
  * in a launch that evicts nothing (O6), an array with homes, 4 KiB pages.
  * Outside the transport's #ifdef: a kernel's own module, compiled with no
  * backend (compile.py), tests it before it calls dream_fault_lone. */
@@ -821,7 +822,9 @@ __device__ __forceinline__ int dream_early_fill(const dream_ptr_abi &p, const dr
 }
 #define dream_lone_fill dream_early_fill /* the lone fault's fill on this backend */
 #elif !defined(DREAM_FAULT_LINKED)
-/* The queue backends' lone fill, after dream_early_claim: the claim won, the
+/* The lone fill where there is no early start (the queue backends, and
+ * direct in a build capped below 128 registers: direct.cuh), after
+ * dream_early_claim: the claim won, the
  * leader takes the page's home as dream_frame_take does in O6
  * (dream_home_take: locked, the owner's CAS) and names it in the entry
  * (LOADING|f: waiters pin f, Progress), the warp requests the page (the
@@ -1127,8 +1130,8 @@ struct dream_lone {
  * 0 saw INVALID in `e` (every lane's `e`): unless lane 0's hint `prev` or a
  * sequence of warps gives a stride to read ahead (dream_ahead_stride), lane
  * 0 claims the page, and the warp loads it into its home (dream_lone_fill:
- * on direct taken under the loads, its early start; on the queue backends
- * locked, then requested). Returns the frame, unpinned (none reuses a frame
+ * with direct's early start taken under the loads; else locked, then
+ * requested). Returns the frame, unpinned (none reuses a frame
  * in O6), DREAM_LONE_FAILED where the request failed, or -1 where there is
  * a stride or the claim or the home is taken, with the entry the claim found
  * (INVALID again where it gave its claim back: a taken home, or a sequence
