@@ -1348,6 +1348,7 @@ __device__ __forceinline__ dream_done<T> dream_miss_no_evict(const dream_ptr_abi
         if (dream_pte_state(e0) == DREAM_PTE_INVALID) {
             const dream_lone l = dream_fault_lone(p, page, e0, prev);
             if (l.frame >= 0) {
+                __syncwarp(); /* the leader's publish before the other lanes' accesses (PTX: a shuffle orders none) */
                 dream_done<T> r;
                 r.base = (uint64_t)dream_ptr_frame(p, (uint32_t)l.frame);
                 if (write && dream_lane() == 0)

@@ -51,11 +51,14 @@ __device__ inline void dream_nvme_write_sqe(dream_rt_state *rt, const dream_nvme
 }
 
 /* Tail doorbell for entries before `to`. The entries are ordered before it
- * already, and the ring lock's release after it (dream_queue_ring), so the
- * next ringer's larger tail cannot overtake it. */
+ * already (dream_queue_ring). The system fence after it orders it before
+ * the ring lock's release at the device, not only among GPU threads, so
+ * that a controller's register cannot see the next ringer's larger tail
+ * first. */
 __device__ inline void dream_nvme_sq_doorbell(dream_rt_state *rt, dream_nvme_queue *Q, uint32_t to)
 {
     dream_mmio_store32(Q->sq_db, to & (Q->entries - 1));
+    __threadfence_system();
     dream_count(rt, DREAM_C_DOORBELLS, 1);
 }
 

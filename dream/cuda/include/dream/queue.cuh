@@ -132,9 +132,12 @@ __device__ __forceinline__ uint32_t dream_queue_run_end(const dream_queue *q, ui
 template <class Ring>
 __device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
 {
-    if (dream_queue_before(t, dream_load_u32(&q->rung)))
+    /* the lock is read with `rung` (one round trip): under contention a
+       held lock costs a load, not an acquire CAS (CCTL.IVALL on sm_90) */
+    const uint32_t rung = dream_load_u32(&q->rung), held = dream_load_u32(&q->lock);
+    if (dream_queue_before(t, rung))
         return true;
-    if (dream_cas_acquire(&q->lock, 0u, 1u) != 0u)
+    if (held || dream_cas_acquire(&q->lock, 0u, 1u) != 0u)
         return false;
     const uint32_t from = dream_load_u32(&q->rung);
     const uint32_t to = dream_queue_run_end(q, from);

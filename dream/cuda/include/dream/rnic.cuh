@@ -65,13 +65,16 @@ __device__ inline int dream_rnic_poll(dream_rt_state *rt, dream_rnic_queue *Q, u
 {
     const uint8_t *cqe = Q->cq + (size_t)dream_queue_slot(&Q->q, t) * DREAM_MLX5_CQE_SIZE;
     /* wqe_counter, signature and op_own arrive together in the last 8 bytes;
+       polled relaxed (an acquire is CCTL.IVALL on sm_90: each poll would
+       empty the SM's L1 under its other warps), then read once more by
        acquire: the rest of the CQE, and the data, after its owner byte */
-    const uint64_t tail = dream_ld_acquire_sys((const uint64_t *)(cqe + 56));
+    const uint64_t tail = *(const volatile uint64_t *)(cqe + 56);
     const uint32_t op_own = (uint32_t)(tail >> 56);
     const uint32_t cqe_op = op_own >> 4;
     const uint32_t owner = (t & Q->q.depth) ? 1u : 0u; /* flips on every pass over the CQ */
     if (cqe_op == DREAM_MLX5_CQE_INVALID || (op_own & DREAM_MLX5_CQE_OWNER_MASK) != owner)
         return DREAM_QUEUE_PENDING;
+    dream_ld_acquire_sys((const uint64_t *)(cqe + 56)); /* the same value: the CQE stays until released */
     const uint32_t wqe_counter = (uint32_t)((tail >> 24) & 0xFF00u) | (uint32_t)((tail >> 40) & 0xFFu);
     const uint32_t idx = t & 0xFFFFu;
     if (cqe_op == DREAM_MLX5_CQE_REQ && wqe_counter == idx)
