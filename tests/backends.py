@@ -5,17 +5,18 @@ import pytest
 
 BACKENDS = [
     pytest.param(("direct", {}), id="direct"),
-    pytest.param(("softrnic", {"queue_memory": "gpu"}), id="softrnic-gpuq"),
-    pytest.param(("softrnic", {"queue_memory": "host"}), id="softrnic-hostq"),
+    pytest.param(("softrnic", {"queue_memory": "gpu"}), id="softrnic-gpuq"),  # the GPU engine
+    pytest.param(("softrnic", {"engine": "host"}), id="softrnic-hostengine"),
+    pytest.param(("softrnic", {"engine": "host", "queue_memory": "host"}), id="softrnic-hostq"),
     pytest.param(("nvme", {}), id="nvme"),
     pytest.param(("nvme", {"queue_memory": "host"}), id="nvme-hostq"),
 ]
 
-# The soft engines with their copies on the copy engines, not the default
-# copy kernel (runtime/copier.py): for the suite's tests of page loads under
+# The soft engines' host threads with their copies on the copy engines, not
+# the default copy kernel (runtime/copier.py): for the suite's tests of page loads under
 # pressure (make_rt_dma), not all of them, to keep the suite within minutes.
 COPY_ENGINES = [
-    pytest.param(("softrnic", {"dma": "copy-engines"}), id="softrnic-copyengines"),
+    pytest.param(("softrnic", {"engine": "host", "dma": "copy-engines"}), id="softrnic-copyengines"),
     pytest.param(("nvme", {"dma": "copy-engines"}), id="nvme-copyengines"),
 ]
 

@@ -23,6 +23,8 @@ def test_info_lists_every_backend_with_a_reason():
     for line in r.stdout.splitlines():
         if "cannot run" in line:
             assert line.split("cannot run", 1)[1].startswith(": ") and len(line) > 30
+    # the soft engines say what serves their queues: software, no NIC or SSD
+    assert "software RNIC, no NIC involved" in r.stdout and "software NVMe controller" in r.stdout
 
 
 def test_info_and_demo_without_gpu():

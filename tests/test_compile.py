@@ -73,6 +73,15 @@ def test_copy_kernel_compiles(backend):
     assert image and lowered == {"dream_copier": "dream_copier"}
 
 
+def test_softrnic_gpu_engine_compiles():
+    """softrnic_engine.cuh with the WQE checks and CQEs of softrnic.h, as the
+    GPU engine's launch compiles it."""
+    from dream.verbs import gpu_engine
+    image, lowered = compile_source(gpu_engine.SOURCE, ("dream_softrnic_serve",), "sm_90",
+                                    (all_backends()["softrnic"].define,), (), "dream_softrnic_serve.cu")
+    assert image and lowered == {"dream_softrnic_serve": "dream_softrnic_serve"}
+
+
 def test_templated_kernel_name_is_lowered():
     src = r'''template <class T> __global__ void fill(dream_ptr<T> a, T v) { a[threadIdx.x] = v; }
               template __global__ void fill<float>(dream_ptr<float>, float);'''

@@ -1,5 +1,5 @@
-"""The copy kernel on a GPU (dma="copy-kernel", the soft engines' default
-for 4 KiB pages; runtime/copier.py): it runs for the launches that may fault and for flushes,
+"""The copy kernel on a GPU (dma="copy-kernel", the default of the soft
+engines' host threads for 4 KiB pages; runtime/copier.py): it runs for the launches that may fault and for flushes,
 not for launches whose arrays are all at home; dma="copy-engines" runs
 without it; an engine thread count it cannot hold is refused. The shared
 suite (test_core_gpu.py) runs both soft engines on it under pressure."""
@@ -24,6 +24,8 @@ extern "C" __global__ void scale(dream_ptr<float> a, unsigned long long n) {
 def runtime(backend, tmp_path, **kw):
     if backend == "nvme":
         kw.setdefault("directory", str(tmp_path))
+    else:  # the soft RNIC's host threads (its GPU engine, the default, moves pages itself)
+        kw.setdefault("engine", "host")
     kw.setdefault("gpu_memory", "64MiB")
     return dream.Runtime(backend=backend, page_size="4KiB", **kw)
 
@@ -32,7 +34,7 @@ def runtime(backend, tmp_path, **kw):
 def test_runs_only_for_launches_that_may_fault(backend, tmp_path):
     h = np.arange(1 << 20, dtype=np.float32)
     with runtime(backend, tmp_path) as rt:
-        cp = rt._backend.copier
+        cp = rt._backend.resident
         assert rt.describe()["dma"] == "copy-kernel" and cp is not None
         a = rt.array(h)
         k = rt.kernel(SCALE, "scale")
@@ -51,7 +53,7 @@ def test_runs_only_for_launches_that_may_fault(backend, tmp_path):
 def test_copy_engines_on_request(backend, tmp_path):
     h = np.arange(1 << 20, dtype=np.float32)
     with runtime(backend, tmp_path, dma="copy-engines", gpu_memory="1MiB") as rt:
-        assert rt._backend.copier is None and rt.describe()["dma"] == "copy-engines"
+        assert rt._backend.resident is None and rt.describe()["dma"] == "copy-engines"
         a = rt.array(h)
         rt.kernel(SCALE, "scale")(64, 256, (a, np.uint64(h.size)))
         np.testing.assert_array_equal(a.to_numpy(), 2 * h)
@@ -59,9 +61,9 @@ def test_copy_engines_on_request(backend, tmp_path):
 
 @pytest.mark.parametrize("backend", ["softrnic", "nvme"])
 def test_larger_pages_keep_the_copy_engines(backend, tmp_path):
-    kw = {"directory": str(tmp_path)} if backend == "nvme" else {}
+    kw = {"directory": str(tmp_path)} if backend == "nvme" else {"engine": "host"}
     with dream.Runtime(backend=backend, page_size="64KiB", gpu_memory="4MiB", **kw) as rt:
-        assert rt._backend.copier is None and rt.describe()["dma"] == "copy-engines"
+        assert rt._backend.resident is None and rt.describe()["dma"] == "copy-engines"
 
 
 def test_more_engine_threads_than_it_can_hold_are_refused(tmp_path):

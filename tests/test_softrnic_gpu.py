@@ -2,7 +2,8 @@
 force slot reuse and wraparound, the GPU's and the engine's counts agreeing,
 error completions (bad key, address outside the region) reaching the user as
 TransportError with other pages intact, and an engine stopped mid-kernel
-giving DreamTimeoutError instead of a hang."""
+giving DreamTimeoutError instead of a hang; each on both engines, host
+threads and GPU warps (engine="gpu")."""
 import threading
 import time
 
@@ -51,13 +52,17 @@ def set_desc_field(rt, arr, name, value):
     rt._descs[off:off + size].set(np.array([value], dtype=f"<u{size}").view(np.uint8))
 
 
+ENGINES = ["host", "gpu"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 @pytest.mark.parametrize("queues,depth", [(1, 1), (1, 4), (3, 8), (None, 64)])
-def test_queue_shapes_under_eviction(qmem, queues, depth):
+def test_queue_shapes_under_eviction(qmem, queues, depth, engine):
     n = 1 << 20  # 4 MiB of floats through a 1 MiB ring: evictions and write-backs
     h = np.arange(n, dtype=np.float32)
     with softrnic(queue_memory=qmem, queues=queues, queue_depth=depth, page_size="4KiB",
-                  gpu_memory="1MiB") as rt:
+                  gpu_memory="1MiB", engine=engine) as rt:
         a = rt.array(h)
         rt.kernel(INC, "inc")(rt.nframes // BLOCK, BLOCK, (a, np.uint64(n), np.int32(2)))
         np.testing.assert_array_equal(a.to_numpy(), h + 2)
@@ -66,17 +71,19 @@ def test_queue_shapes_under_eviction(qmem, queues, depth):
         assert s.evictions > 0 and s.writebacks > 0
         # every WQE the GPU posted was served, and one doorbell covered many
         assert t["wqes"] == s.requests == t["reads"] + t["writes"]
-        info = rt._backend.nic.engine.qp_info(0)  # where the engine found the queues
-        assert (info["sq_on_device"], info["cq_on_device"]) == \
-            {"split": (False, True), "gpu": (True, True), "host": (False, False)}[qmem]
+        if engine == "host":
+            info = rt._backend.nic.engine.qp_info(0)  # where the engine found the queues
+            assert (info["sq_on_device"], info["cq_on_device"]) == \
+                {"split": (False, True), "gpu": (True, True), "host": (False, False)}[qmem]
         assert t["errors"] == t["flushed"] == t["bad_doorbells"] == 0
         assert 0 < t["doorbells"] <= s.doorbells <= s.requests
         if depth > 1:
             assert s.doorbells < s.requests
 
 
-@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
-def test_every_sm_full_of_faulting_warps(qmem):
+@pytest.mark.parametrize("qmem,engine", [("split", "host"), ("gpu", "host"), ("host", "host"),
+                                         ("gpu", "gpu")])
+def test_every_sm_full_of_faulting_warps(qmem, engine):
     # 4 blocks of 128 threads on every SM stream 256 MiB through a ring of a
     # quarter of it, read-ahead on, 40 launches: the engine's copy batches at
     # their largest. Whole batches in one cudaMemcpyBatchAsync call corrupted
@@ -87,7 +94,8 @@ def test_every_sm_full_of_faulting_warps(qmem):
     nbytes = 256 << 20
     data = np.arange(nbytes // 8, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     expect = xor_words(data.view(np.uint32))
-    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory=nbytes // 4, timeout="10s") as rt:
+    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory=nbytes // 4, timeout="10s",
+                  engine=engine) as rt:
         a = rt.array(data.view(np.complex128))
         k = rt.kernel(dream_source(STREAM), "stream")
         grid, block, n16 = rt.gpu.sms * 4, 128, nbytes // 16
@@ -124,13 +132,14 @@ def test_more_warps_than_frames_keep_their_pages():
         assert rt.stats().pages_in <= 8 * (nbytes // page), rt.stats()
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
 @pytest.mark.parametrize("fault", ["bad key", "outside the region"])
-def test_error_completion_is_a_transport_error(qmem, fault):
+def test_error_completion_is_a_transport_error(qmem, fault, engine):
     n = 1 << 18
     hg = np.arange(n, dtype=np.float32)
     hb = -np.arange(n, dtype=np.float32)
-    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="8MiB") as rt:
+    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="8MiB", engine=engine) as rt:
         good, bad, out = rt.array(hg), rt.array(hb), rt.zeros(n, np.float32)
         grid = rt.nframes // BLOCK
         rt.kernel(INC, "inc")(grid, BLOCK, (good, np.uint64(n), np.int32(1)))  # resident, dirty
@@ -152,14 +161,18 @@ def test_error_completion_is_a_transport_error(qmem, fault):
         np.testing.assert_array_equal(out.to_numpy(), hb)
 
 
-@pytest.mark.parametrize("qmem", ["split", "gpu", "host"])
-def test_engine_stopped_mid_kernel_times_out(qmem):
+@pytest.mark.parametrize("qmem,engine", [("split", "host"), ("gpu", "host"), ("host", "host"),
+                                         ("gpu", "gpu")])
+def test_engine_stopped_mid_kernel_times_out(qmem, engine):
     n = 16 << 20  # 64 MiB through a 4 MiB ring, 1000 times: minutes of work, never finished
-    rt = softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB", timeout="2s")
+    rt = softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB", timeout="2s", engine=engine)
     try:
         a = rt.zeros(n, np.float32)
         inc = rt.kernel(INC, "inc")
-        stopper = threading.Timer(0.5, rt._backend.nic.engine.stop)
+        nic = rt._backend.nic
+        # the GPU engine's warps leave once told to (between their WQEs)
+        stop = nic.engine.stop if engine == "host" else lambda: nic.gpu.kernel.ctl.set(stop=1)
+        stopper = threading.Timer(0.5, stop)
         stopper.start()
         t0 = time.monotonic()
         with pytest.raises(dream.DreamTimeoutError,
@@ -168,11 +181,11 @@ def test_engine_stopped_mid_kernel_times_out(qmem):
             inc(rt.nframes // BLOCK, BLOCK, (a, np.uint64(n), np.int32(1000)))
         stopper.join()
         assert time.monotonic() - t0 < 60
-        assert not rt._backend.nic.engine.running
+        assert not (nic.engine.running if engine == "host" else nic.gpu.running)
     finally:
         rt.close()
     # a timeout ends its runtime, not the transport: a new one (new queues) serves
-    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB") as rt:
+    with softrnic(queue_memory=qmem, page_size="4KiB", gpu_memory="4MiB", engine=engine) as rt:
         h = np.arange(1 << 20, dtype=np.float32)
         a = rt.array(h)
         rt.kernel(INC, "inc")(rt.nframes // BLOCK, BLOCK, (a, np.uint64(h.size), np.int32(1)))
@@ -188,10 +201,15 @@ def test_options_are_checked():
         softrnic(queues=0)
     with pytest.raises(dream.ConfigError, match="no option"):
         softrnic(depth=64)
+    with pytest.raises(dream.ConfigError, match="engine='nic'"):
+        softrnic(engine="nic")
+    with pytest.raises(dream.ConfigError, match="takes no dma"):
+        softrnic(engine="gpu", dma="copy-kernel")
 
 
-def test_describe_names_the_queues():
-    with softrnic(queues=7, queue_depth=16, queue_memory="host", gpu_memory="1MiB") as rt:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_describe_names_the_queues(engine):
+    with softrnic(queues=7, queue_depth=16, queue_memory="host", gpu_memory="1MiB", engine=engine) as rt:
         d = rt.describe()
-        assert (d["backend"], d["queues"], d["queue_depth"], d["queue_memory"]) == \
-            ("softrnic", 7, 16, "host")
+        assert (d["backend"], d["queues"], d["queue_depth"], d["queue_memory"], d["engine"]) == \
+            ("softrnic", 7, 16, "host", engine)

@@ -5,12 +5,13 @@
 // Engine threads watch each QP's 8-byte UAR doorbell word (pinned host memory
 // the GPU writes, standing in for the NIC's UAR page), fetch the WQEs it
 // announces (DMA from GPU memory, or plain reads from host memory), check
-// each as a NIC would (opcode, segment count, index, QPN, lkey/rkey of a
-// registered region, access rights, address + length inside the region; else
-// an error CQE with the mlx5 syndrome, after which the QP is in error and
+// each as a NIC would (dream/softrnic.h, shared with the GPU engine: else an
+// error CQE with the mlx5 syndrome, after which the QP is in error and
 // flushes what follows), move the data (one batch per pass over the QPs) and
 // write each CQE only after its data has landed, the owner bit flipping on
 // every pass over the CQ. dma.h says how bytes move in host and GPU mode.
+// The same engine object keeps the regions and QPs of a GPU engine
+// (engine="gpu", dream/verbs/softrnic.py), whose threads never start.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -19,7 +20,6 @@
 #include <chrono>
 #include <deque>
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,17 +33,13 @@
 #include "engine.h"
 #include "mirror.h"
 #include "dream/mlx5.h"
+#include "dream/softrnic.h"
 
 namespace py = pybind11;
 using dream::Dma;
 
 namespace {
 
-
-struct Region {
-    uint64_t addr, length;
-    uint32_t access;
-};
 
 struct Qp {
     uint8_t *sq, *cq;
@@ -68,9 +64,7 @@ struct Qp {
 };
 
 // An engine thread's counters (engine.h).
-#define DREAM_RNIC_COUNTERS(X)                                                                            \
-    X(doorbells) X(bad_doorbells) X(wqes) X(reads) X(writes) X(bytes_read) X(bytes_written) X(cqes)       \
-    X(errors) X(flushed) X(passes)
+#define DREAM_RNIC_COUNTERS(X) DREAM_SOFTRNIC_COUNTS(X) X(passes)
 struct alignas(64) Counters {
     DREAM_RNIC_COUNTERS(DREAM_COUNTER)
 };
@@ -80,13 +74,6 @@ uint32_t load_be32(const uint8_t *p)
     uint32_t v;
     std::memcpy(&v, p, 4);
     return dream_bswap32(v);
-}
-
-uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return dream_bswap64(v);
 }
 
 class Engine;
@@ -110,8 +97,7 @@ public:
 
 private:
     void process(Qp &q, uint32_t slot);
-    void complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
-                  uint32_t len);
+    void complete(Qp &q, const dream_softrnic_work &k);
 
     Engine &e_;
     Dma dma_;
@@ -143,30 +129,27 @@ public:
         if (length == 0)
             throw std::invalid_argument("register_region: empty region");
         std::unique_lock lk(regions_m_);
-        const uint32_t key = (next_key_++ << 8) | 0x5Du; // low byte: a tag, as mlx5 keys have
-        regions_[key] = Region{addr, length, access};
+        if (regions.size() >= (1u << 24)) // a key holds the index in 24 bits
+            throw std::length_error("register_region: 2^24 regions registered (keys are not reused)");
+        const uint32_t key = (uint32_t)regions.size() << 8 | DREAM_SOFTRNIC_KEY_TAG;
+        regions.push_back({addr, length, access, 1});
         return key;
     }
 
     void deregister(uint32_t key)
     {
         std::unique_lock lk(regions_m_);
-        if (!regions_.erase(key))
+        const uint32_t i = key >> 8;
+        if ((key & 0xFFu) != DREAM_SOFTRNIC_KEY_TAG || i >= regions.size() || !regions[i].live)
             throw std::invalid_argument("deregister: unknown key " + std::to_string(key));
+        regions[i].live = 0;
     }
 
-    // Checks an access as the NIC does; returns the vendor syndrome (0: fine).
-    uint32_t check(uint32_t key, uint64_t addr, uint64_t len, uint32_t need) const
+    // The region table as the GPU engine takes it (dream_softrnic_region[]).
+    py::bytes region_table()
     {
-        const auto it = regions_.find(key);
-        if (it == regions_.end())
-            return DREAM_SOFTRNIC_VS_KEY;
-        const Region &r = it->second;
-        if (addr < r.addr || addr - r.addr > r.length || len > r.length - (addr - r.addr))
-            return DREAM_SOFTRNIC_VS_BOUNDS;
-        if ((r.access & need) != need)
-            return DREAM_SOFTRNIC_VS_ACCESS;
-        return DREAM_SOFTRNIC_VS_NONE;
+        std::shared_lock lk(regions_m_);
+        return py::bytes((const char *)regions.data(), regions.size() * sizeof(dream_softrnic_region));
     }
 
     py::tuple add_qp(uint64_t sq, uint64_t cq, uint32_t depth, uint64_t uar)
@@ -304,6 +287,8 @@ public:
     const uint64_t max_message;
     const double stop_timeout; // seconds: stop() and shutdown() wait at most this
     std::vector<std::unique_ptr<Qp>> qps;
+    // by key >> 8 (dream/softrnic.h); entry 0 is never a key's
+    std::vector<dream_softrnic_region> regions{dream_softrnic_region{}};
     std::shared_mutex regions_m_;
     std::atomic<bool> running_{false};
 
@@ -322,8 +307,6 @@ private:
     }
 
     dream::CopierRings copier_;
-    std::map<uint32_t, Region> regions_;
-    uint32_t next_key_ = 1;
     std::unique_ptr<Worker> poller_;
     std::vector<std::unique_ptr<Worker>> workers_;
     uint64_t retired_batches_ = 0, retired_copies_ = 0;
@@ -332,30 +315,14 @@ private:
     dream::Threads threads_{"engine threads"}; // last: joined (destroyed) first
 };
 
-void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint32_t vendor,
-                      uint32_t len)
+void Worker::complete(Qp &q, const dream_softrnic_work &k)
 {
     const uint32_t c = q.cq_pi++;
     const uint32_t slot = c & (q.depth - 1);
-    const uint8_t owner = (c & q.depth) ? 1 : 0;
     uint8_t *img = q.cqes.data() + (size_t)slot * DREAM_MLX5_CQE_SIZE;
-    std::memset(img, 0, DREAM_MLX5_CQE_SIZE);
-    const uint32_t op_qpn = dream_bswap32(((opcode & 0xFFu) << 24) | q.qpn);
-    const uint16_t counter = (uint16_t)(((idx & 0xFFu) << 8) | ((idx >> 8) & 0xFFu));
-    if (synd == 0) {
-        dream_mlx5_cqe64 *e = (dream_mlx5_cqe64 *)img;
-        e->byte_cnt = dream_bswap32(len);
-        e->sop_drop_qpn = op_qpn;
-        e->wqe_counter = counter;
-        e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ << 4) | owner);
-    } else {
-        dream_mlx5_err_cqe *e = (dream_mlx5_err_cqe *)img;
-        e->syndrome = (uint8_t)synd;
-        e->vendor_err_synd = (uint8_t)vendor;
-        e->s_wqe_opcode_qpn = op_qpn;
-        e->wqe_counter = counter;
-        e->op_own = (uint8_t)((DREAM_MLX5_CQE_REQ_ERR << 4) | owner);
-    }
+    uint32_t words[DREAM_MLX5_CQE_SIZE / 4];
+    dream_softrnic_cqe(words, &k, q.qpn, (c & q.depth) ? 1 : 0);
+    std::memcpy(img, words, sizeof words);
     cqes_.add(q.cq + (size_t)slot * DREAM_MLX5_CQE_SIZE, img, img + (size_t)q.depth * DREAM_MLX5_CQE_SIZE,
               q.cq_dev, &q);
     count.cqes++;
@@ -363,67 +330,30 @@ void Worker::complete(Qp &q, uint32_t opcode, uint32_t idx, uint32_t synd, uint3
 
 void Worker::process(Qp &q, uint32_t slot)
 {
-    const uint8_t *w = q.wqes.data() + (size_t)slot * DREAM_MLX5_SEND_WQE_BB;
-    const uint32_t expect = q.consumer & 0xFFFFu;
-    const uint32_t ctrl0 = load_be32(w), ctrl1 = load_be32(w + 4);
-    const uint32_t opcode = ctrl0 & 0xFFu;
-    const uint8_t fm_ce_se = w[offsetof(dream_mlx5_ctrl_seg, fm_ce_se)];
-    const uint64_t raddr = load_be64(w + offsetof(dream_mlx5_rdma_wqe, raddr));
-    const uint32_t rkey = load_be32(w + offsetof(dream_mlx5_rdma_wqe, raddr) + 8);
-    const uint32_t byte_count = load_be32(w + offsetof(dream_mlx5_rdma_wqe, data));
-    const uint32_t lkey = load_be32(w + offsetof(dream_mlx5_rdma_wqe, data) + 4);
-    const uint64_t laddr = load_be64(w + offsetof(dream_mlx5_rdma_wqe, data) + 8);
-    const bool read = opcode == DREAM_MLX5_OPCODE_RDMA_READ;
-    uint64_t len = byte_count & DREAM_MLX5_BYTE_COUNT_MASK;
-    if (len == 0)
-        len = 1ull << 31;
+    uint32_t w[12];
+    std::memcpy(w, q.wqes.data() + (size_t)slot * DREAM_MLX5_SEND_WQE_BB, sizeof w);
+    const dream_softrnic_work k = dream_softrnic_decode(w, q.consumer, q.qpn, q.error, e_.max_message,
+                                                        e_.regions.data(), (uint32_t)e_.regions.size());
     count.wqes++;
-
-    uint32_t synd = 0, vendor = 0;
-    if (q.error) {
-        synd = DREAM_MLX5_SYND_WR_FLUSH_ERR;
-    } else if (((ctrl0 >> 8) & 0xFFFFu) != expect) {
-        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_WQE_INDEX;
-    } else if ((ctrl1 >> 8) != q.qpn) {
-        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_QPN;
-    } else if (!read && opcode != DREAM_MLX5_OPCODE_RDMA_WRITE) {
-        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_OPCODE;
-    } else if ((ctrl1 & 0x3Fu) != DREAM_MLX5_RDMA_DS) {
-        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_DS;
-    } else if (byte_count & DREAM_MLX5_INLINE_SEG) {
-        synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, vendor = DREAM_SOFTRNIC_VS_INLINE;
-    } else if (len > e_.max_message) {
-        synd = DREAM_MLX5_SYND_LOCAL_LENGTH_ERR, vendor = DREAM_SOFTRNIC_VS_LENGTH;
-    } else if ((vendor = e_.check(lkey, laddr, len, read ? DREAM_ACCESS_LOCAL_WRITE : 0))) {
-        synd = DREAM_MLX5_SYND_LOCAL_PROT_ERR;
-    } else if ((vendor = e_.check(rkey, raddr, len,
-                                  read ? DREAM_ACCESS_REMOTE_READ : DREAM_ACCESS_REMOTE_WRITE))) {
-        synd = DREAM_MLX5_SYND_REMOTE_ACCESS_ERR;
-    }
-
-    if (synd == 0) {
-        const bool join = last_.any && last_.lkey == lkey && last_.rkey == rkey && last_.read == read;
-        last_ = {lkey, rkey, read, true};
-        if (read) {
-            dma_.copy((void *)laddr, (const void *)raddr, len, join);
+    if (k.synd == 0) {
+        const bool join = last_.any && last_.lkey == k.lkey && last_.rkey == k.rkey && last_.read == (bool)k.read;
+        last_ = {k.lkey, k.rkey, (bool)k.read, true};
+        dma_.copy((void *)k.dst, (const void *)k.src, k.len, join);
+        if (k.read) {
             count.reads++;
-            count.bytes_read += len;
+            count.bytes_read += k.len;
         } else {
-            dma_.copy((void *)raddr, (const void *)laddr, len, join);
             count.writes++;
-            count.bytes_written += len;
+            count.bytes_written += k.len;
         }
-        if (fm_ce_se & DREAM_MLX5_WQE_CTRL_CQ_UPDATE)
-            complete(q, opcode, expect, 0, 0, (uint32_t)len);
+    } else if (dream_softrnic_fails_qp(&k)) {
+        count.errors++;
+        q.error = true;
     } else {
-        if (synd == DREAM_MLX5_SYND_WR_FLUSH_ERR) {
-            count.flushed++;
-        } else {
-            count.errors++;
-            q.error = true;
-        }
-        complete(q, opcode, expect, synd, vendor, 0);
+        count.flushed++;
     }
+    if (k.cqe)
+        complete(q, k);
     q.consumer++;
 }
 
@@ -515,6 +445,8 @@ PYBIND11_MODULE(_softrnic, m)
         .def("register_region", &Engine::register_region, py::arg("addr"), py::arg("length"),
              py::arg("access"), "Registers [addr, addr + length); returns its key (lkey = rkey).")
         .def("deregister", &Engine::deregister, py::arg("key"))
+        .def("region_table", &Engine::region_table,
+             "The regions as the GPU engine takes them: dream_softrnic_region by key >> 8.")
         .def("add_qp", &Engine::add_qp, py::arg("sq"), py::arg("cq"), py::arg("depth"),
              py::arg("uar"),
              "Adds a QP: SQ and CQ of `depth` 64-byte entries (GPU or host memory), `uar` the "
@@ -550,6 +482,7 @@ PYBIND11_MODULE(_softrnic, m)
         .def_property_readonly("gpu", [](const Engine &e) { return e.mode == Dma::Mode::gpu; });
 
     py::dict layouts;
+#define COUNT_FIELD(n) FIELD(dream_softrnic_counts, n);
     STRUCT(dream_queue, FIELD(dream_queue, ticket); FIELD(dream_queue, rung);
            FIELD(dream_queue, lock); FIELD(dream_queue, depth); FIELD(dream_queue, seq));
     STRUCT(dream_mlx5_ctrl_seg, FIELD(dream_mlx5_ctrl_seg, opmod_idx_opcode);
@@ -580,6 +513,16 @@ PYBIND11_MODULE(_softrnic, m)
            FIELD(dream_rnic_queue, dbr); FIELD(dream_rnic_queue, uar));
     STRUCT(dream_rnic, FIELD(dream_rnic, queues); FIELD(dream_rnic, nqueues);
            FIELD(dream_rnic, flags));
+    STRUCT(dream_softrnic_region, FIELD(dream_softrnic_region, addr); FIELD(dream_softrnic_region, length);
+           FIELD(dream_softrnic_region, access); FIELD(dream_softrnic_region, live));
+    STRUCT(dream_softrnic_counts, DREAM_SOFTRNIC_COUNTS(COUNT_FIELD));
+    STRUCT(dream_softrnic_qp_state, FIELD(dream_softrnic_qp_state, consumer);
+           FIELD(dream_softrnic_qp_state, cq_pi); FIELD(dream_softrnic_qp_state, error);
+           FIELD(dream_softrnic_qp_state, last_dbr));
+    STRUCT(dream_softrnic_gpu, FIELD(dream_softrnic_gpu, qps); FIELD(dream_softrnic_gpu, state);
+           FIELD(dream_softrnic_gpu, regions); FIELD(dream_softrnic_gpu, counts);
+           FIELD(dream_softrnic_gpu, max_message); FIELD(dream_softrnic_gpu, nqps);
+           FIELD(dream_softrnic_gpu, nregions));
     m.attr("layouts") = layouts;
 
     py::dict c;
@@ -601,7 +544,8 @@ PYBIND11_MODULE(_softrnic, m)
     CONST(DREAM_SOFTRNIC_VS_QPN); CONST(DREAM_SOFTRNIC_VS_WQE_INDEX); CONST(DREAM_SOFTRNIC_VS_INLINE);
     CONST(DREAM_SOFTRNIC_VS_LENGTH); CONST(DREAM_SOFTRNIC_VS_KEY); CONST(DREAM_SOFTRNIC_VS_BOUNDS);
     CONST(DREAM_SOFTRNIC_VS_ACCESS);
-    CONST(DREAM_RNIC_BAD_CQE);
+    CONST(DREAM_RNIC_BAD_CQE); CONST(DREAM_SOFTRNIC_KEY_TAG); CONST(DREAM_RNIC_LOCAL_ENGINE);
+    CONST(DREAM_SOFTRNIC_GPU_THREADS);
     CONST(DREAM_ACCESS_LOCAL_WRITE); CONST(DREAM_ACCESS_REMOTE_WRITE); CONST(DREAM_ACCESS_REMOTE_READ);
     CONST(DREAM_MLX5_RCV_DBR); CONST(DREAM_MLX5_SND_DBR); CONST(DREAM_MLX5_DOORBELL_BYTES);
     m.attr("constants") = c;

@@ -95,7 +95,7 @@ class NvmeBackend(Backend):
                                  io_threads=io_threads, staging=parse_size(staging, "staging"))
             self.transport_ptr = self.ctrl.transport_ptr
             if dma == "copy-kernel":
-                self.copier = CopyKernel(rt, self.ctrl.engine, engine_threads, self.define)
+                self.resident = CopyKernel(rt, self.ctrl.engine, engine_threads, self.define)
             self.ctrl.start()
         except BaseException:
             self.close()
@@ -213,14 +213,14 @@ class NvmeBackend(Backend):
                 "queues": c.nqueues, "queue_depth": c.depth, "queue_memory": c.queue_memory,
                 "lba_size": c.lba_size, "cache": "cold (O_DIRECT)" if self.cold else "warm (page cache)",
                 "engine_threads": c.engine.threads, "io_threads": c.engine.io_threads,
-                "dma": "copy-kernel" if self.copier else "copy-engines"}
+                "dma": "copy-kernel" if self.resident else "copy-engines"}
 
     def close(self):
         stuck, failed = False, None
         try:
-            if self.copier is not None:
+            if self.resident is not None:
                 try:
-                    self.copier.stop()
+                    self.resident.stop()
                 except Exception as e:  # the engine stops all the same, below
                     failed = e
             if self.ctrl is not None and self.ctrl.engine is not None:

@@ -69,7 +69,10 @@ def _load_all():
 class Backend:
     name = ""
     define = ""
-    copier = None  # a soft engine's copy kernel (dma="copy-kernel": runtime/copier.py)
+    # a kernel of the backend's own that runs beside each launch
+    # (runtime/resident.py): a soft engine's copy kernel (dma="copy-kernel":
+    # runtime/copier.py) or the soft RNIC's GPU engine (verbs/gpu_engine.py)
+    resident = None
     # whether the backend's device code sizes its copies by the build's
     # register cap (DREAM_REGISTER_CAP: compile.py, kernel.py)
     sized_by_registers = False

@@ -14,27 +14,20 @@ that reason: H100, nvme with the page cache warm, 4 KiB gather 0.40x ->
 1.5-6 us slower (bench/results-h100/session26). The copy engines stay, as
 dma="copy-engines".
 
-When it runs: only while the runtime runs a kernel (Backend.before_launch /
-after_launch). Before a launch, CopyKernel.start() launches it on a stream
-of its own, waits (bounded) until every block serves its ring, and then moves
-the engine threads' copies to it; the user's kernel comes after, so the copy
-kernel is resident before that kernel can fill the GPU. After the launch,
-stop() moves the copies back (each thread waits until its ring has drained),
-asks the blocks to leave and waits for them. Between launches no kernel of
-ours runs: a device-wide synchronize does not wait on it, and the engines'
-copies outside launches (host queues, a flush's write-backs) go to the copy
-engines. A block that is never told to stop leaves at its deadline, the
-runtime's host_timeout plus a minute."""
+When it runs: only while the runtime runs a kernel, as a resident kernel
+(runtime/resident.py). Before a launch, CopyKernel.start() launches it and
+then moves the engine threads' copies to it; after the launch, stop() moves
+the copies back (each thread waits until its ring has drained) and ends it.
+Between launches no kernel of ours runs: a device-wide synchronize does not
+wait on it, and the engines' copies outside launches (host queues, a flush's
+write-backs) go to the copy engines."""
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
-from .compile import compile_source
-from .cuda import check, launch, wait_stream
-from .errors import ConfigError, DeviceError, TransportError
+from .errors import ConfigError, TransportError
 from .pinned import PinnedBuffer
+from .resident import COPIER_CTL, Control, ResidentKernel
 
 DMA_MODES = ("copy-engines", "copy-kernel")
 
@@ -54,7 +47,6 @@ STAGE, STAGE_BYTES = SLOTS // 2, SLOTS // 2 * 20
 COPY_DESC = np.dtype([("src", "<u8"), ("dst", "<u8"), ("len", "<u4"), ("pad", "<u4")])
 COPY_RING = np.dtype([("posted", "<u8"), ("pad0", "u1", (56,)), ("consumed", "<u8"),
                       ("pad1", "u1", (56,)), ("ends", "<u8", (BATCHES,)), ("desc", COPY_DESC, (SLOTS,))])
-COPIER_CTL = np.dtype([("started", "<u4"), ("stop", "<u4"), ("expired", "<u4"), ("pad", "<u4", (13,))])
 
 
 def constants() -> dict:
@@ -72,26 +64,6 @@ def check_dma(dma, page_size: int) -> str:
     return dma
 
 
-def _whole_sm(fn, device: int) -> int:
-    """Dynamic shared memory that gives a block of `fn` an SM to itself: the
-    most a block may have (its static share counted), set on `fn`."""
-    from cuda.bindings import driver
-    dev = check(driver.cuDeviceGet(device), "cuDeviceGet")
-    most = check(driver.cuDeviceGetAttribute(
-        driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev),
-        "cuDeviceGetAttribute")
-    static = check(driver.cuFuncGetAttribute(
-        driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn), "cuFuncGetAttribute")
-    dynamic = most - static
-    if dynamic < STAGE_BYTES:
-        raise DeviceError(f"the copy kernel needs {STAGE_BYTES + static:,} bytes of shared memory "
-                          f"a block; this GPU allows {most:,}")
-    check(driver.cuFuncSetAttribute(
-        fn, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic),
-        "cuFuncSetAttribute")
-    return dynamic
-
-
 class RingMemory:
     """The control block and `n` rings in one block of zeroed pinned host
     memory (host address = device address, unified addressing)."""
@@ -99,9 +71,9 @@ class RingMemory:
     def __init__(self, n: int):
         self.buf = PinnedBuffer(COPIER_CTL.itemsize + n * COPY_RING.itemsize)
         self.buf.bytes[:] = 0
-        self.ptr = self.buf.host_ptr
+        self.ctl = Control(self.buf)
+        self.ptr = self.ctl.ptr
         self.rings_ptr = self.ptr + COPIER_CTL.itemsize
-        self.ctl = self.buf.bytes[:COPIER_CTL.itemsize].view(COPIER_CTL)
         self.rings = self.buf.bytes[COPIER_CTL.itemsize:].view(COPY_RING)
 
     def undrained(self) -> list:
@@ -112,11 +84,10 @@ class RingMemory:
         return [int(k) for k in np.flatnonzero((posted > 0) & (r["consumed"] != last))]
 
     def word(self, name: str) -> int:
-        return int(self.ctl[name][0])
+        return self.ctl.word(name)
 
     def set(self, **words):
-        for k, v in words.items():
-            self.ctl[k] = v
+        self.ctl.set(**words)
 
 
 class CopyKernel:
@@ -124,27 +95,26 @@ class CopyKernel:
     and a block, each). `engine` is the pybind11 engine (set_copier,
     use_copier); it must be stopped here, and is started by the caller."""
 
-    START_TIMEOUT = 10.0   # s: the blocks are resident within this, or the launch is refused
-    SWITCH_TIMEOUT = 70.0  # s: longer than an engine thread's own wait for its ring (60 s)
+    SWITCH_TIMEOUT = ResidentKernel.STOP_TIMEOUT
 
     def __init__(self, rt, engine, threads: int, define: str):
-        import cupy
         if threads > rt.gpu.sms // 4:
             raise ConfigError(f"dma='copy-kernel' takes an SM per engine thread: {threads} engine threads "
                               f"of {rt.gpu.sms} SMs is more than a quarter; use fewer or "
                               "dma='copy-engines'")
         self.engine, self.threads = engine, threads
         self.mem = RingMemory(threads)
-        self._stream = cupy.cuda.Stream(non_blocking=True)
-        engine.set_copier(self.mem.rings_ptr, threads, self._stream.ptr)
-        image, low = compile_source(SOURCE, ("dream_copier",), rt.gpu.arch, (define,), (), "copier.cu")
-        # loaded now: a kernel loaded lazily, at its first launch, while
-        # another runs, waits for the GPU to go idle
-        self._fn = rt._load(image).function(low["dream_copier"])
-        self._shared = _whole_sm(self._fn, rt.device)
-        self._life_ns = int((rt.host_timeout_s + 60) * 1e9)
-        self.running = False
-        self.launches = 0   # kernels started (tests, diagnostics)
+        self.kernel = ResidentKernel(rt, SOURCE, "dream_copier", define, threads, THREADS, STAGE_BYTES,
+                                     self.mem.ctl, self.mem.rings_ptr, "the copy kernel")
+        engine.set_copier(self.mem.rings_ptr, threads, self.kernel.stream.ptr)
+
+    @property
+    def running(self) -> bool:
+        return self.kernel.running
+
+    @property
+    def launches(self) -> int:
+        return self.kernel.launches
 
     def start(self):
         """Launches the copy kernel and moves the engine's copies to it."""
@@ -153,40 +123,21 @@ class CopyKernel:
         if undrained:  # a new block would take them as made: refuse instead
             raise TransportError(f"engine thread(s) {undrained} have copies on the copy kernel's ring "
                                  "that no copy kernel made (an earlier stop failed)")
-        self.mem.set(started=0, stop=0, expired=0)
-        launch(self._fn, (self.threads, 1, 1), (THREADS, 1, 1),
-               self.mem.ptr.to_bytes(8, "little") + self.mem.rings_ptr.to_bytes(8, "little")
-               + self._life_ns.to_bytes(8, "little"), [0, 8, 16], self._stream.ptr, self._shared)
-        self.running = True
-        self.launches += 1
-        deadline = time.monotonic() + self.START_TIMEOUT
-        while self.mem.word("started") < self.threads:
-            if time.monotonic() > deadline:
-                self.stop()
-                raise TransportError(
-                    f"the copy kernel's {self.threads} blocks were not all running after "
-                    f"{self.START_TIMEOUT:g} s ({self.mem.word('started')} were): the GPU is "
-                    "full with other work")
-            time.sleep(0)
+        self.kernel.launch()
         try:
             self.engine.use_copier(True, self.SWITCH_TIMEOUT)
         except RuntimeError as e:
-            self.stop()
+            self.stop()  # the threads that followed move back, then the kernel ends
             raise TransportError(f"moving the engine's copies to the copy kernel: {e}") from None
 
     def stop(self):
         """Moves the engine's copies back to the copy engines (each thread's
         ring drained first), then ends the copy kernel. Bounded."""
-        if not self.running:
+        if not self.kernel.running:
             return
         try:
             self.engine.use_copier(False, self.SWITCH_TIMEOUT)
         except RuntimeError as e:
             raise TransportError(f"moving the engine's copies off the copy kernel: {e}") from None
         finally:
-            self.mem.set(stop=1)
-            self.running = False
-            wait_stream(self._stream, self.SWITCH_TIMEOUT, "the copy kernel's exit")
-        if self.mem.word("expired"):
-            raise TransportError(f"{self.mem.word('expired')} copy kernel block(s) left at their "
-                                 "deadline, before the runtime stopped them")
+            self.kernel.end()

@@ -283,17 +283,17 @@ class Runtime:
         (kernel.py), read after the launch."""
         self._check_open()
         self._backend.before_launch()
-        copier = self._backend.copier if transport else None
-        if copier is not None:  # resident before the kernel can fill the GPU
-            copier.start()
+        resident = self._backend.resident if transport else None
+        if resident is not None:  # running before the kernel can fill the GPU
+            resident.start()
         if record is not None:  # a record left by a launch whose _finish raised
             import cupy
             cupy.cuda.runtime.memsetAsync(record, 0, abi.RESIDENT_FAIL.itemsize, self._stream.ptr)
         try:
             launch(func, grid, block, params, offsets, self._stream.ptr, shared)
         except BaseException:
-            if copier is not None:
-                copier.stop()
+            if resident is not None:
+                resident.stop()
             raise
         self._finish(what)
         if record is not None:
@@ -334,11 +334,11 @@ class Runtime:
         except DeviceError as e:  # timed out, or the kernel crashed
             self._closed = str(e)
             raise
-        if self._backend.copier is not None:
+        if self._backend.resident is not None:
             try:
-                self._backend.copier.stop()  # nothing, unless this launch started it
+                self._backend.resident.stop()  # nothing, unless this launch started it
             except DeviceError as e:  # its engine threads may still hold copies for it
-                self._closed = f"the copy kernel did not stop after {what}: {e}"
+                self._closed = f"the backend's resident kernel did not stop after {what}: {e}"
                 raise
         self._backend.after_launch()
         raw = self._error.get()

@@ -1,6 +1,7 @@
-"""Python mirror of dream/cuda/include/dream/mlx5.h (and queue.h): mlx5 WQE,
-CQE and doorbell formats as numpy dtypes (big-endian where the NIC is), the
-device queue descriptors the host fills, and the constants. Checked field by
+"""Python mirror of dream/cuda/include/dream/mlx5.h (and queue.h, and the
+soft RNIC's softrnic.h): mlx5 WQE, CQE and doorbell formats as numpy dtypes
+(big-endian where the NIC is), the device queue descriptors the host fills,
+the soft RNIC's GPU engine memory, and the constants. Checked field by
 field against the compiler's layout (dream._softrnic.layouts) by
 tests/test_mlx5_layout.py."""
 from __future__ import annotations
@@ -84,12 +85,27 @@ QUEUE = np.dtype([("ticket", "<u4"), ("rung", "<u4"), ("lock", "<u4"), ("depth",
 RNIC_QUEUE = np.dtype([("q", QUEUE), ("qpn", "<u4"), ("lkey", "<u4"), ("sq", "<u8"),
                        ("cq", "<u8"), ("dbr", "<u8"), ("uar", "<u8")])
 RNIC = np.dtype([("queues", "<u8"), ("nqueues", "<u4"), ("flags", "<u4")])
+RNIC_LOCAL_ENGINE = 0x1  # flags: the QPs are served on this GPU (GPU-scope fences)
+
+# -- the soft RNIC's GPU engine (softrnic.h) ------------------------------------
+SOFTRNIC_KEY_TAG = 0x5D
+SOFTRNIC_GPU_THREADS = 256  # threads of a GPU engine block: 8 warps of up to 32 QPs each
+SOFTRNIC_REGION = np.dtype([("addr", "<u8"), ("length", "<u8"), ("access", "<u4"), ("live", "<u4")])
+SOFTRNIC_COUNTS = np.dtype([(n, "<u8") for n in (
+    "doorbells", "bad_doorbells", "wqes", "reads", "writes", "bytes_read", "bytes_written", "cqes",
+    "errors", "flushed")])
+SOFTRNIC_QP_STATE = np.dtype([("consumer", "<u4"), ("cq_pi", "<u4"), ("error", "<u4"),
+                              ("last_dbr", "<u4")])
+SOFTRNIC_GPU = np.dtype([("qps", "<u8"), ("state", "<u8"), ("regions", "<u8"), ("counts", "<u8"),
+                         ("max_message", "<u8"), ("nqps", "<u4"), ("nregions", "<u4")])
 
 MIRRORS = {
     "dream_queue": QUEUE, "dream_mlx5_ctrl_seg": CTRL_SEG, "dream_mlx5_raddr_seg": RADDR_SEG,
     "dream_mlx5_data_seg": DATA_SEG, "dream_mlx5_rdma_wqe": RDMA_WQE, "dream_mlx5_cqe64": CQE64,
     "dream_mlx5_err_cqe": ERR_CQE, "dream_mlx5_dbrec": DBREC, "dream_rnic_queue": RNIC_QUEUE,
-    "dream_rnic": RNIC,
+    "dream_rnic": RNIC, "dream_softrnic_region": SOFTRNIC_REGION,
+    "dream_softrnic_counts": SOFTRNIC_COUNTS, "dream_softrnic_qp_state": SOFTRNIC_QP_STATE,
+    "dream_softrnic_gpu": SOFTRNIC_GPU,
 }
 
 
@@ -108,7 +124,9 @@ def constants() -> dict:
         "DREAM_MLX5_CQE_REQ": CQE_REQ, "DREAM_MLX5_CQE_REQ_ERR": CQE_REQ_ERR,
         "DREAM_MLX5_CQE_INVALID": CQE_INVALID, "DREAM_MLX5_CQE_OWNER_MASK": CQE_OWNER_MASK,
         "DREAM_MLX5_CQE_SIZE": CQE_SIZE,
-        "DREAM_RNIC_BAD_CQE": RNIC_BAD_CQE,
+        "DREAM_RNIC_BAD_CQE": RNIC_BAD_CQE, "DREAM_SOFTRNIC_KEY_TAG": SOFTRNIC_KEY_TAG,
+        "DREAM_RNIC_LOCAL_ENGINE": RNIC_LOCAL_ENGINE,
+        "DREAM_SOFTRNIC_GPU_THREADS": SOFTRNIC_GPU_THREADS,
         "DREAM_ACCESS_LOCAL_WRITE": ACCESS_LOCAL_WRITE,
         "DREAM_ACCESS_REMOTE_WRITE": ACCESS_REMOTE_WRITE,
         "DREAM_ACCESS_REMOTE_READ": ACCESS_REMOTE_READ,

@@ -1,6 +1,9 @@
 """The soft RNIC's Python face: the engine (dream._softrnic), its memory
 regions and keys, and the queue pairs the GPU posts to, laid out as mlx5.h
 says and handed to the device runtime as dream_rnic / dream_rnic_queue.
+Its engine runs as host threads (engine="host"), or as the warps of a
+kernel beside each launch (engine="gpu": gpu_engine.py, which the backend
+gives it), which take the host engine's regions and serve the same QPs.
 
 Queue memory (dream/runtime/queue_memory.py): each QP's SQ, CQ and doorbell
 record lie in GPU memory (queue_memory="gpu", as DREAM) or in pinned host
@@ -30,8 +33,10 @@ def _align(n: int, a: int = 256) -> int:
 class SoftRnic:
     """An engine serving `queues` QPs of `depth` entries for one GPU."""
 
+    MAX_MESSAGE = 1 << 30  # bytes of the longest message (a larger WQE: LOCAL_LENGTH_ERR)
+
     def __init__(self, *, device: int, queues: int, depth: int, queue_memory: str,
-                 threads: int = 1):
+                 threads: int = 1, local_engine: bool = False):
         from .. import _softrnic
         sq_side, cq_side = placement(queue_memory)
         if not isinstance(depth, int) or depth < 1 or depth & (depth - 1) \
@@ -45,10 +50,12 @@ class SoftRnic:
         import cupy
         self.nqueues, self.depth, self.queue_memory = queues, depth, queue_memory
         try:
-            self.engine = _softrnic.Engine(gpu=True, device=device, threads=threads)
+            self.engine = _softrnic.Engine(gpu=True, device=device, threads=threads,
+                                           max_message=self.MAX_MESSAGE)
         except RuntimeError as e:
             raise DeviceError(f"soft RNIC engine: {e}") from None
         self._keys: dict[int, int] = {}
+        self.gpu = None  # the GPU engine serving in place of the engine's threads (gpu_engine.py)
 
         ring = depth * mlx5.SEND_WQE_BB
         self._sq_stride = _align(ring)          # SQ
@@ -78,6 +85,7 @@ class SoftRnic:
             self._init_queue_memory(i)
         top = np.zeros((), dtype=mlx5.RNIC)
         top["queues"], top["nqueues"] = self._descs.data.ptr, queues
+        top["flags"] = mlx5.RNIC_LOCAL_ENGINE if local_engine else 0  # a GPU engine will serve them
         self._top.set(np.frombuffer(top.tobytes(), dtype=np.uint8))
         self.transport_ptr = self._top.data.ptr
         self.lkey = 0
@@ -117,10 +125,18 @@ class SoftRnic:
 
     # -- life cycle -----------------------------------------------------------
 
+    @property
+    def records_ptr(self) -> int:
+        """The QPs' device records (dream_rnic_queue[]), as a GPU engine reads them."""
+        return self._descs.data.ptr
+
     def start(self):
-        self.engine.start()
+        if self.gpu is None:
+            self.engine.start()
 
     def check_serving(self):
+        if self.gpu is not None:  # it runs with each launch
+            return
         why = self.engine.error
         if why is not None:
             raise DeviceError(f"the soft RNIC engine stopped: {why}")
@@ -130,16 +146,25 @@ class SoftRnic:
     def recover(self) -> int:
         """Resets every QP that an error CQE put into the error state (no
         kernel may be running); returns how many."""
-        bad = [i for i in range(self.nqueues) if self.engine.qp_error(i)]
+        if self.gpu is not None:
+            bad = [int(i) for i in np.flatnonzero(self.gpu.states()["error"])]
+        else:
+            bad = [i for i in range(self.nqueues) if self.engine.qp_error(i)]
         for i in bad:
             self._init_queue_memory(i)
-            self.engine.reset_qp(i)
+            if self.gpu is not None:
+                self.gpu.reset(i)
+            else:
+                self.engine.reset_qp(i)
         return len(bad)
 
     def counters(self) -> dict:
-        return dict(self.engine.counters())
+        return self.gpu.counters() if self.gpu is not None else dict(self.engine.counters())
 
     def close(self):
+        if getattr(self, "gpu", None) is not None:
+            self.gpu.close()
+            self.gpu = None
         engine = getattr(self, "engine", None)
         if engine is not None:
             stop_engine(engine, "the soft RNIC engine", getattr(self, "_sqmem", None),

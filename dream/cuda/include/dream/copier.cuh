@@ -18,12 +18,7 @@
 #pragma once
 #include "dream/copier.h"
 #include "dream/sync.cuh"
-
-struct dream_copier_job {
-    const uint8_t *src;
-    uint8_t *dst;
-    uint32_t len; /* 0: none */
-};
+#include "dream/resident.cuh"
 
 /* A batch's descriptors, read into shared memory by the whole block at once
  * (one PCIe round trip, not one per warp and pair). */
@@ -32,39 +27,6 @@ struct dream_copier_stage {
     uint32_t len[DREAM_COPIER_STAGE];
 };
 static_assert(sizeof(dream_copier_stage) == DREAM_COPIER_STAGE_BYTES, "copier.h DREAM_COPIER_STAGE_BYTES");
-
-/* Copies a and b over the warp's lanes. Sources are read past the caches
- * (ld.cv): staging and completion images in host memory are rewritten by the
- * engine between copies, and a stale line must not be read again. A job whose
- * ends or length are not 16-byte aligned goes byte by byte. */
-__device__ __forceinline__ void dream_copier_pair(const dream_copier_job (&j)[2], uint32_t lane)
-{
-    constexpr int kUnroll = DREAM_COPIER_CHUNK / 16 / 32;
-    bool vec[2];
-    uint4 v[2][kUnroll];
-#pragma unroll
-    for (int q = 0; q < 2; q++) {
-        vec[q] = ((uint64_t)j[q].src | (uint64_t)j[q].dst | j[q].len) % 16 == 0;
-#pragma unroll
-        for (int u = 0; u < kUnroll; u++) {
-            const uint32_t k = lane + 32 * u;
-            if (vec[q] && 16 * k < j[q].len)
-                v[q][u] = __ldcv((const uint4 *)j[q].src + k);
-        }
-    }
-#pragma unroll
-    for (int q = 0; q < 2; q++) {
-#pragma unroll
-        for (int u = 0; u < kUnroll; u++) {
-            const uint32_t k = lane + 32 * u;
-            if (vec[q] && 16 * k < j[q].len)
-                __stcg((uint4 *)j[q].dst + k, v[q][u]);
-        }
-        if (!vec[q])
-            for (uint32_t k = lane; k < j[q].len; k += 32)
-                j[q].dst[k] = *(const volatile uint8_t *)(j[q].src + k);
-    }
-}
 
 /* Batches one look finds: warp 0's first lanes read the next ends entries
  * together (one or two PCIe reads of adjacent words), so that a pass's data
@@ -123,18 +85,9 @@ extern "C" __global__ void __launch_bounds__(DREAM_COPIER_THREADS)
                         s_ends[lane] = v;
                     break;
                 }
-                if (polls % DREAM_COPIER_CHECK_EVERY == 0) {
-                    int leave = 0;
-                    if (lane == 0) {
-                        leave = *(const volatile uint32_t *)&ctl->stop != 0;
-                        if (!leave && dream_now() > deadline) {
-                            atomicAdd_system(&ctl->expired, 1u);
-                            leave = 1;
-                        }
-                    }
-                    if (__shfl_sync(~0u, leave, 0))
-                        break;
-                }
+                if (polls % DREAM_COPIER_CHECK_EVERY == 0 &&
+                    dream_resident_check(ctl, deadline) != DREAM_RESIDENT_STAY)
+                    break;
             }
             if (lane == 0)
                 s_count = count;

@@ -189,12 +189,16 @@ typedef struct dream_rnic_queue {
     uint64_t *uar;
 } dream_rnic_queue;
 
+/* dream_rnic.flags: the QPs are served on this GPU (the soft RNIC's GPU
+ * engine), so a WQE's fences are at GPU scope (queue.cuh). */
+#define DREAM_RNIC_LOCAL_ENGINE 0x1u
+
 /* dream_rt_state.transport of the RNIC backends. A leader uses queue
  * smid % nqueues. */
 typedef struct dream_rnic {
     dream_rnic_queue *queues;
     uint32_t nqueues;
-    uint32_t flags; /* 0 */
+    uint32_t flags; /* DREAM_RNIC_* */
 } dream_rnic;
 
 DREAM_STATIC_ASSERT(sizeof(dream_mlx5_ctrl_seg) == 16, "ctrl seg");

@@ -130,7 +130,7 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     dream_nvme_queue *Q = T->queues + qi;
     const uint32_t opc = r.dir == DREAM_IO_WRITE ? DREAM_NVME_OPC_WRITE : DREAM_NVME_OPC_READ;
     return dream_queue_request(
-        rt, &Q->q, qi, mask, active, r, opc, [&](uint32_t t) { dream_nvme_write_sqe(rt, T, Q, t, r); },
+        rt, &Q->q, qi, mask, active, r, opc, false, [&](uint32_t t) { dream_nvme_write_sqe(rt, T, Q, t, r); },
         [&](uint32_t, uint32_t to) { dream_nvme_sq_doorbell(rt, Q, to); },
         [&](uint32_t t) { return dream_nvme_poll(rt, Q, qi, t, opc, r); });
 }

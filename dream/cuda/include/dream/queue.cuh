@@ -10,10 +10,10 @@
  *   dream_queue_slot_free(q, t)                until true; then write the entry
  *                                              into slot dream_queue_slot(q, t)
  *                                              and call
- *   dream_queue_filled(q, t)                   (a system fence: the entry is
- *                                              visible to the consumer before
- *                                              anything that announces it)
- *   dream_queue_ring(q, t, ring)               until true: ticket t is covered
+ *   dream_queue_filled(q, t, local)            (a fence: the entry is visible
+ *                                              to the consumer before anything
+ *                                              that announces it)
+ *   dream_queue_ring(q, t, local, ring)        until true: ticket t is covered
  *                                              by a doorbell
  *   ... wait for the completion (transport specific), then
  *   dream_queue_release(q, t)                  the slot may be reused
@@ -41,8 +41,11 @@
  *     after the release that the slot's last user made (dream_queue_release,
  *     after it consumed its completion, which the consumer wrote after
  *     reading that user's entry).
- *   - filled: one system fence, then the mark. Entry before mark, and before
- *     every doorbell this thread writes later.
+ *   - filled: one fence (system scope; GPU scope if `local`), then the mark. Entry before mark, and before
+ *     every doorbell this thread writes later. `local`: the consumer runs on
+ *     this GPU (the soft RNIC's GPU engine), for which a GPU-scope fence
+ *     orders, here and in ring (a diagnostic of both: softrnic serial fault
+ *     14.6-15.1 -> 13.8-14.4 us, H100, session 43).
  *   - ring: the lock is taken by an acquire CAS (the last holder's doorbell
  *     writes and `rung` came before its release). The marks of a run are
  *     read four at a time. A run holding entries of other tickets is rung
@@ -95,11 +98,15 @@ __device__ __forceinline__ bool dream_queue_slot_free(dream_queue *q, uint32_t t
     return dream_ld_acquire(&q->seq[dream_queue_slot(q, t)]) == 2u * t;
 }
 
-/* Ticket t's entry is written: fenced at system scope (the consumer may read
- * it once any doorbell covers it), then marked filled. */
-__device__ __forceinline__ void dream_queue_filled(dream_queue *q, uint32_t t)
+/* Ticket t's entry is written: fenced at system scope, or GPU scope where
+ * the consumer is on this GPU (`local`), since the consumer may read it once
+ * any doorbell covers it; then marked filled. */
+__device__ __forceinline__ void dream_queue_filled(dream_queue *q, uint32_t t, bool local)
 {
-    __threadfence_system();
+    if (local)
+        __threadfence();
+    else
+        __threadfence_system();
     *(volatile uint32_t *)&q->seq[dream_queue_slot(q, t)] = 2u * t + 1u;
 }
 
@@ -130,7 +137,7 @@ __device__ __forceinline__ uint32_t dream_queue_run_end(const dream_queue *q, ui
  * whatever order among its own writes the device needs; the entries of the
  * run are already ordered before it (see the top of this file). */
 template <class Ring>
-__device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
+__device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, bool local, Ring &&ring)
 {
     /* the lock is read with `rung` (one round trip): under contention a
        held lock costs a load, not an acquire CAS (CCTL.IVALL on sm_90) */
@@ -142,8 +149,12 @@ __device__ inline bool dream_queue_ring(dream_queue *q, uint32_t t, Ring &&ring)
     const uint32_t from = dream_load_u32(&q->rung);
     const uint32_t to = dream_queue_run_end(q, from);
     if (to != from) {
-        if (from != t || to != t + 1u)
-            __threadfence_system(); /* others' marks read, so their entries, before the doorbell */
+        if (from != t || to != t + 1u) { /* others' marks read, so their entries, before the doorbell */
+            if (local)
+                __threadfence();
+            else
+                __threadfence_system();
+        }
         ring(t, to);
         *(volatile uint32_t *)&q->rung = to;
     }
@@ -168,6 +179,7 @@ __device__ __forceinline__ void dream_queue_release(dream_queue *q, uint32_t t)
  *   fill(t)          writes ticket t's entry into its slot (then
  *                    dream_queue_filled)
  *   ring(t, to)      the doorbell, as for dream_queue_ring
+ *   local            the consumer is on this GPU: fences at GPU scope
  *   poll(t)          DREAM_QUEUE_PENDING, or the request's DREAM_IO_* status
  *                    (an error already recorded)
  * A step that waits past the runtime's timeout without progress ends the
@@ -175,7 +187,7 @@ __device__ __forceinline__ void dream_queue_release(dream_queue *q, uint32_t t)
  * and `opcode`; its slot stays taken, since the device may still complete it. */
 template <class Fill, class Ring, class Poll>
 __device__ inline int dream_queue_request(dream_rt_state *rt, dream_queue *q, uint32_t qi, unsigned mask,
-                                          bool active, const dream_io_req &r, uint32_t opcode, Fill &&fill,
+                                          bool active, const dream_io_req &r, uint32_t opcode, bool local, Fill &&fill,
                                           Ring &&ring, Poll &&poll)
 {
     enum { SLOT, RING, POLL, DONE };
@@ -190,11 +202,11 @@ __device__ inline int dream_queue_request(dream_rt_state *rt, dream_queue *q, ui
         bool moved = false;
         if (stage == SLOT && dream_queue_slot_free(q, t)) {
             fill(t);
-            dream_queue_filled(q, t);
+            dream_queue_filled(q, t, local);
             stage = RING;
             moved = true;
         }
-        if (stage == RING && dream_queue_ring(q, t, ring)) {
+        if (stage == RING && dream_queue_ring(q, t, local, ring)) {
             stage = POLL;
             moved = true;
         }

@@ -46,10 +46,19 @@ __device__ __forceinline__ void dream_rnic_write_wqe(uint8_t *wqe, uint32_t t, u
  * The WQEs are ordered before the record already (dream_queue_ring). A
  * ringer that wrote the last WQE itself (ticket `own`, first 8 bytes
  * `own_ctrl`) has them at hand; others read them back from the SQ, which may
- * lie in host memory (a read across PCIe). */
+ * lie in host memory (a read across PCIe).
+ * `local` (DREAM_RNIC_LOCAL_ENGINE): the engine on this GPU reads the record
+ * alone, by acquire; the record is then a release, which also orders the
+ * WQEs of the runs rung before it (seen through the ring lock), and no UAR
+ * write follows. */
 __device__ inline void dream_rnic_doorbell(dream_rt_state *rt, dream_rnic_queue *Q, uint32_t to, uint32_t own,
-                                           uint2 own_ctrl)
+                                           uint2 own_ctrl, bool local)
 {
+    if (local) {
+        dream_st_release(&Q->dbr->send_counter, dream_bswap32(to & 0xFFFFu));
+        dream_count(rt, DREAM_C_DOORBELLS, 1);
+        return;
+    }
     const uint8_t *last = Q->sq + (size_t)((to - 1u) & (Q->q.depth - 1u)) * DREAM_MLX5_SEND_WQE_BB;
     const uint64_t db = to - 1u == own ? ((uint64_t)own_ctrl.y << 32 | own_ctrl.x) : *(const volatile uint64_t *)last;
     *(volatile uint32_t *)&Q->dbr->send_counter = dream_bswap32(to & 0xFFFFu);
@@ -103,14 +112,15 @@ __device__ inline int dream_transport_io(dream_rt_state *rt, unsigned mask, bool
     dream_rnic_queue *Q = T->queues + qi;
     const uint32_t opcode =
         r.dir == DREAM_IO_WRITE ? DREAM_MLX5_OPCODE_RDMA_WRITE : DREAM_MLX5_OPCODE_RDMA_READ;
+    const bool local = (T->flags & DREAM_RNIC_LOCAL_ENGINE) != 0;
     return dream_queue_request(
-        rt, &Q->q, qi, mask, active, r, opcode,
+        rt, &Q->q, qi, mask, active, r, opcode, local,
         [&](uint32_t t) {
             const dream_array_desc &a = rt->arrays[r.slot];
             dream_rnic_write_wqe(Q->sq + (size_t)dream_queue_slot(&Q->q, t) * DREAM_MLX5_SEND_WQE_BB, t,
                                  opcode, Q->qpn, a.backing + (r.page << rt->page_shift), a.key,
                                  (uint64_t)dream_frame_addr(rt, r.frame), Q->lkey, 1u << rt->page_shift);
         },
-        [&](uint32_t t, uint32_t to) { dream_rnic_doorbell(rt, Q, to, t, dream_rnic_ctrl(t, opcode, Q->qpn)); },
+        [&](uint32_t t, uint32_t to) { dream_rnic_doorbell(rt, Q, to, t, dream_rnic_ctrl(t, opcode, Q->qpn), local); },
         [&](uint32_t t) { return dream_rnic_poll(rt, Q, qi, t, opcode, r); });
 }
