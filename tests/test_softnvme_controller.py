@@ -565,9 +565,14 @@ def test_engine_thread_failure_stops_the_engine_and_fails_waits(tmp_path):
     """An engine thread that dies (here std::bad_alloc: the address space
     capped while it fetches 16,000 commands; one malloc arena so that the
     cap binds) records why, the engine stops running, and a host wait raises
-    TransportError at once instead of timing out."""
+    TransportError at once instead of timing out. The heap is drained before
+    the commands are rung, so that no allocation can succeed: the thread's
+    first throw must not need one (glibc aborts the process where a thread's
+    block of libstdc++'s exception state cannot be allocated; engine.h
+    allocates it as the thread starts)."""
     script = textwrap.dedent(f"""
-        import resource, sys, time
+        import ctypes, resource, sys, time
+        import numpy as np
         sys.path.insert(0, {os.path.dirname(__file__)!r})
         from pathlib import Path
         from test_softnvme_controller import Setup
@@ -577,13 +582,22 @@ def test_engine_thread_failure_stops_the_engine_and_fails_waits(tmp_path):
         s.q.ring()
         s.q.wait([cid], timeout=10)  # the engine thread's allocations made
         cids = [s.read(k % 16, k % 8) for k in range(16000)]
+        libc = ctypes.CDLL(None)
+        libc.malloc.restype = ctypes.c_void_p
+        libc.free.argtypes = [ctypes.c_void_p]
+        held, n = np.zeros(1 << 22, np.uint64), 0
         vm = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
         resource.setrlimit(resource.RLIMIT_AS, (vm, resource.RLIM_INFINITY))
+        for size in (4096, 1024, 256, 64, 16):  # the heap drained
+            while n < held.size and (p := libc.malloc(size)):
+                held[n], n = p, n + 1
         s.q.ring()
         t0 = time.monotonic()
         while s.eng.error is None and time.monotonic() - t0 < 10:
             time.sleep(0.01)
         resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+        for p in held[:n]:
+            libc.free(int(p))
         time.sleep(0.1)
         t0 = time.monotonic()
         try:

@@ -37,6 +37,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -120,6 +121,12 @@ public:
     {
         std::lock_guard lk(m_);
         threads_.emplace_back([this, fn = std::move(fn)] {
+            // libstdc++'s per-thread block (its exception state), allocated
+            // now: else the thread's first throw allocates it, and where that
+            // fails (out of memory: the very error thrown) glibc aborts the
+            // process instead of letting the thread record its failure. (The
+            // call is pure: its result is stored, or it is dropped.)
+            [[maybe_unused]] volatile int exceptions = std::uncaught_exceptions();
             fn();
             {
                 std::lock_guard lk(m_);
