@@ -334,23 +334,13 @@ void Worker::process(Qp &q, uint32_t slot)
     std::memcpy(w, q.wqes.data() + (size_t)slot * DREAM_MLX5_SEND_WQE_BB, sizeof w);
     const dream_softrnic_work k = dream_softrnic_decode(w, q.consumer, q.qpn, q.error, e_.max_message,
                                                         e_.regions.data(), (uint32_t)e_.regions.size());
-    count.wqes++;
+    dream_softrnic_count(count, k);
     if (k.synd == 0) {
         const bool join = last_.any && last_.lkey == k.lkey && last_.rkey == k.rkey && last_.read == (bool)k.read;
         last_ = {k.lkey, k.rkey, (bool)k.read, true};
         dma_.copy((void *)k.dst, (const void *)k.src, k.len, join);
-        if (k.read) {
-            count.reads++;
-            count.bytes_read += k.len;
-        } else {
-            count.writes++;
-            count.bytes_written += k.len;
-        }
     } else if (dream_softrnic_fails_qp(&k)) {
-        count.errors++;
         q.error = true;
-    } else {
-        count.flushed++;
     }
     if (k.cqe)
         complete(q, k);

@@ -39,6 +39,7 @@ class GpuEngine:
         self._counts = cupy.zeros(mlx5.SOFTRNIC_COUNTS.itemsize, dtype=np.uint8)
         self._top = cupy.zeros(mlx5.SOFTRNIC_GPU.itemsize, dtype=np.uint8)
         self._regions = cupy.zeros(0, dtype=np.uint8)
+        self._table = None  # the region table the engine has (bytes)
         self._ctl = PinnedBuffer(COPIER_CTL.itemsize)
         self._ctl.bytes[:] = 0
         self.kernel = ResidentKernel(rt, SOURCE, "dream_softrnic_serve", define, blocks,
@@ -46,10 +47,16 @@ class GpuEngine:
                                      "the soft RNIC's GPU engine")
 
     def start(self):
-        """Takes the host engine's regions, then launches the engine."""
-        import cupy
+        """Launches the engine, with the host engine's regions."""
         self.stop()
-        table = np.frombuffer(self.engine.region_table(), dtype=np.uint8)
+        table = self.engine.region_table()
+        if table != self._table:  # arrays were made or freed since the last launch
+            self._upload(table)
+        self.kernel.launch()
+
+    def _upload(self, raw: bytes):
+        import cupy
+        table = np.frombuffer(raw, dtype=np.uint8)
         if table.size > self._regions.size:
             self._regions = cupy.zeros(2 * table.size, dtype=np.uint8)
         self._regions[:table.size].set(table)
@@ -60,7 +67,7 @@ class GpuEngine:
         top["nregions"] = table.size // mlx5.SOFTRNIC_REGION.itemsize
         self._top.set(np.frombuffer(top.tobytes(), dtype=np.uint8))
         cupy.cuda.get_current_stream().synchronize()  # the uploads, before the engine's stream reads them
-        self.kernel.launch()
+        self._table = raw
 
     def stop(self):
         self.kernel.end()

@@ -50,7 +50,9 @@ class SoftRnic:
         import cupy
         self.nqueues, self.depth, self.queue_memory = queues, depth, queue_memory
         try:
-            self.engine = _softrnic.Engine(gpu=True, device=device, threads=threads,
+            # a GPU engine's host engine only keeps regions and QPs: its threads never
+            # start, so it needs no streams, and no pinned WQE and CQE images per QP
+            self.engine = _softrnic.Engine(gpu=not local_engine, device=device, threads=threads,
                                            max_message=self.MAX_MESSAGE)
         except RuntimeError as e:
             raise DeviceError(f"soft RNIC engine: {e}") from None

@@ -47,6 +47,16 @@ static DREAM_HD inline uint32_t dream_softrnic_access(const dream_softrnic_regio
     return DREAM_SOFTRNIC_VS_NONE;
 }
 
+/* `k` flushed (WR_FLUSH_ERR): a WQE of a QP in the error state moves
+ * nothing and completes with an error CQE. */
+static DREAM_HD inline void dream_softrnic_flush(dream_softrnic_work *k)
+{
+    k->synd = DREAM_MLX5_SYND_WR_FLUSH_ERR;
+    k->vendor = 0;
+    k->len = 0;
+    k->cqe = 1;
+}
+
 /* WQE number `consumer` of a QP: w is its first 48 bytes as 32-bit words in
  * memory order (big-endian fields). A QP in the error state flushes every
  * WQE; dream_softrnic_fails_qp says which WQE puts it there. */
@@ -68,11 +78,15 @@ static DREAM_HD inline dream_softrnic_work dream_softrnic_decode(const uint32_t 
     k.len = byte_count & DREAM_MLX5_BYTE_COUNT_MASK;
     if (k.len == 0)
         k.len = 1ull << 31;
+    k.dst = k.read ? laddr : raddr;
+    k.src = k.read ? raddr : laddr;
+    if (qp_error) {
+        dream_softrnic_flush(&k);
+        return k;
+    }
     k.synd = 0;
     k.vendor = 0;
-    if (qp_error) {
-        k.synd = DREAM_MLX5_SYND_WR_FLUSH_ERR;
-    } else if (((ctrl0 >> 8) & 0xFFFFu) != k.idx) {
+    if (((ctrl0 >> 8) & 0xFFFFu) != k.idx) {
         k.synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, k.vendor = DREAM_SOFTRNIC_VS_WQE_INDEX;
     } else if ((ctrl1 >> 8) != qpn) {
         k.synd = DREAM_MLX5_SYND_LOCAL_QP_OP_ERR, k.vendor = DREAM_SOFTRNIC_VS_QPN;
@@ -91,8 +105,6 @@ static DREAM_HD inline dream_softrnic_work dream_softrnic_decode(const uint32_t 
                                                  k.read ? DREAM_ACCESS_REMOTE_READ : DREAM_ACCESS_REMOTE_WRITE))) {
         k.synd = DREAM_MLX5_SYND_REMOTE_ACCESS_ERR;
     }
-    k.dst = k.read ? laddr : raddr;
-    k.src = k.read ? raddr : laddr;
     if (k.synd)
         k.len = 0;
     k.cqe = k.synd != 0 || (fm_ce_se & DREAM_MLX5_WQE_CTRL_CQ_UPDATE) != 0;
@@ -105,6 +117,23 @@ static DREAM_HD inline int dream_softrnic_fails_qp(const dream_softrnic_work *k)
 {
     return k->synd != 0 && k->synd != DREAM_MLX5_SYND_WR_FLUSH_ERR;
 }
+
+#ifdef __cplusplus
+/* Counts `k` as both engines count a WQE served (c: their count sets, whose
+ * fields DREAM_SOFTRNIC_COUNTS names). */
+template <class Counts> DREAM_HD inline void dream_softrnic_count(Counts &c, const dream_softrnic_work &k)
+{
+    c.wqes++;
+    if (k.synd == 0) {
+        (k.read ? c.reads : c.writes)++;
+        (k.read ? c.bytes_read : c.bytes_written) += k.len;
+    } else if (dream_softrnic_fails_qp(&k)) {
+        c.errors++;
+    } else {
+        c.flushed++;
+    }
+}
+#endif
 
 /* The CQE completing `k` as its 16 32-bit words in memory order; `owner` is
  * the owner bit of its pass over the CQ. The last word (wqe_counter,

@@ -77,25 +77,12 @@ __device__ inline uint32_t dream_softrnic_serve_group(const dream_softrnic_gpu &
     }
     /* the first WQE that fails the QP flushes the ones after it */
     const unsigned fails = __ballot_sync(~0u, has && dream_softrnic_fails_qp(&k));
-    if (fails && has && lane > (uint32_t)(__ffs(fails) - 1)) {
-        k.synd = DREAM_MLX5_SYND_WR_FLUSH_ERR;
-        k.vendor = 0;
-        k.len = 0;
-        k.cqe = 1;
-    }
+    if (fails && has && lane > (uint32_t)(__ffs(fails) - 1))
+        dream_softrnic_flush(&k);
     if (fails)
         *error = 1;
-    if (has) {
-        cnt.wqes++;
-        if (k.synd == 0) {
-            (k.read ? cnt.reads : cnt.writes)++;
-            (k.read ? cnt.bytes_read : cnt.bytes_written) += k.len;
-        } else if (dream_softrnic_fails_qp(&k)) {
-            cnt.errors++;
-        } else {
-            cnt.flushed++;
-        }
-    }
+    if (has)
+        dream_softrnic_count(cnt, k);
 
     /* CQEs in WQE order; their bodies now */
     const unsigned cqes = __ballot_sync(~0u, has && k.cqe);
