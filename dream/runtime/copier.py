@@ -83,12 +83,6 @@ class RingMemory:
         last = r["ends"][np.arange(len(r)), (posted - 1) % BATCHES]
         return [int(k) for k in np.flatnonzero((posted > 0) & (r["consumed"] != last))]
 
-    def word(self, name: str) -> int:
-        return self.ctl.word(name)
-
-    def set(self, **words):
-        self.ctl.set(**words)
-
 
 class CopyKernel:
     """The copy kernel of one engine with `threads` engine threads (a ring,

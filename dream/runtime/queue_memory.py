@@ -12,9 +12,9 @@ them.
       this one is for engines that run on the host (softrnic's engine="host",
       nvme), and trades throughput under load for latency. softrnic's GPU
       engine, its default, reads GPU queues in GPU memory and is faster on
-      every count (serial fault 11.7 us, H100, session 43). With SQs in GPU memory the engine fetches each
-      pass's new entries by DMA, a copy-engine round trip of 7-8 us (H200)
-      in the path of every fault. Measured in one call (`dream bench
+      every count (serial fault 11.7 us, H100, session 43). With SQs in
+      GPU memory the engine fetches each pass's new entries by DMA, a
+      copy-engine round trip of 7-8 us (H200) in the path of every fault. Measured in one call (`dream bench
       transfer --data 256MiB --page 4KiB,64KiB`, two runs; H200, then H100),
       "split" against "gpu": softrnic serial fault 26.5-30.4 against
       31.0-38.7 us (H100: 25.4-28.0 against 33.6-35.4), 4 KiB gather 7.3-8.0

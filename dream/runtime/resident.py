@@ -8,8 +8,9 @@ Each takes (dream_copier_ctl *ctl, an argument, life in ns): copier.h says
 who writes ctl's words. start() launches it on a stream of its own and waits,
 bounded, until every block has started, so that it is resident before the
 user's kernel can fill the GPU; stop() sets `stop` and waits, bounded, for the
-kernel to leave. A block (or warp) that is never told to stop leaves at its deadline, the
-runtime's host_timeout plus a minute, and counts itself in `expired`."""
+kernel to leave. A block (or warp) that is never told to stop leaves at its
+deadline, the runtime's host_timeout plus a minute, and counts itself in
+`expired`."""
 from __future__ import annotations
 
 import time
@@ -72,7 +73,7 @@ class ResidentKernel:
                  shared: int, ctl: Control, arg: int, what: str):
         import cupy
         self.blocks, self.threads, self.ctl, self.arg, self.what = blocks, threads, ctl, arg, what
-        self._stream = cupy.cuda.Stream(non_blocking=True)
+        self.stream = cupy.cuda.Stream(non_blocking=True)
         image, low = compile_source(source, (name,), rt.gpu.arch, (define,), (), name + ".cu")
         # loaded now: a kernel loaded lazily, at its first launch, while
         # another runs, waits for the GPU to go idle
@@ -82,16 +83,12 @@ class ResidentKernel:
         self.running = False
         self.launches = 0   # kernels started (tests, diagnostics)
 
-    @property
-    def stream(self):
-        return self._stream
-
     def launch(self):
         """Launches it and waits until every block has started."""
         self.ctl.set(started=0, stop=0, expired=0)
         launch(self._fn, (self.blocks, 1, 1), (self.threads, 1, 1),
                self.ctl.ptr.to_bytes(8, "little") + self.arg.to_bytes(8, "little")
-               + self._life_ns.to_bytes(8, "little"), [0, 8, 16], self._stream.ptr, self._shared)
+               + self._life_ns.to_bytes(8, "little"), [0, 8, 16], self.stream.ptr, self._shared)
         self.running = True
         self.launches += 1
         deadline = time.monotonic() + self.START_TIMEOUT
@@ -111,7 +108,7 @@ class ResidentKernel:
             return
         self.ctl.set(stop=1)
         self.running = False
-        wait_stream(self._stream, self.STOP_TIMEOUT, f"{self.what}'s exit")
+        wait_stream(self.stream, self.STOP_TIMEOUT, f"{self.what}'s exit")
         if self.ctl.word("expired"):
             raise TransportError(f"{self.what} left at its deadline, before the runtime stopped it "
                                  f"({self.ctl.word('expired')} of its blocks or warps)")

@@ -110,18 +110,15 @@ class SoftRnicBackend(RegisteredBacking, Backend):
 
     def info(self):
         n = self.nic
+        served = ("whose engine is a GPU kernel (no NIC)" if n.gpu is not None
+                  else "(copies: the dma entry)")
+        d = {"backend": self.name,
+             "transport": f"mlx5 RDMA READ/WRITE posted by GPU threads, served by a software RNIC {served}",
+             "queues": n.nqueues, "queue_depth": n.depth, "queue_memory": n.queue_memory}
         if n.gpu is not None:
-            return {"backend": self.name,
-                    "transport": "mlx5 RDMA READ/WRITE posted by GPU threads, served by a "
-                                 "software RNIC whose engine is a GPU kernel (no NIC)",
-                    "queues": n.nqueues, "queue_depth": n.depth, "queue_memory": n.queue_memory,
-                    "engine": "gpu", "engine_blocks": n.gpu.kernel.blocks}
-        return {"backend": self.name,
-                "transport": "mlx5 RDMA READ/WRITE posted by GPU threads, served by a "
-                             "software RNIC (copies: the dma entry)",
-                "queues": n.nqueues, "queue_depth": n.depth, "queue_memory": n.queue_memory,
-                "engine": "host", "engine_threads": n.engine.threads,
-                "dma": "copy-kernel" if self.resident else "copy-engines"}
+            return d | {"engine": "gpu", "engine_blocks": n.gpu.kernel.blocks}
+        return d | {"engine": "host", "engine_threads": n.engine.threads,
+                    "dma": "copy-kernel" if self.resident else "copy-engines"}
 
     def close(self):
         try:

@@ -29,7 +29,7 @@ class GpuEngine:
         if not isinstance(blocks, int) or not 1 <= blocks <= max(1, rt.gpu.sms // 4):
             raise ConfigError(f"engine_threads={blocks!r}: the GPU engine takes an SM a block, from 1 "
                               f"to a quarter of the GPU's {rt.gpu.sms} SMs")
-        per_block = 32 * mlx5.SOFTRNIC_GPU_THREADS // 32  # QPs a block serves at most: 32 a warp
+        per_block = mlx5.SOFTRNIC_GPU_THREADS  # QPs a block serves at most: 32 a warp, one a lane
         if nqps > per_block * blocks:
             raise ConfigError(f"{nqps} queues need {-(-nqps // per_block)} GPU engine blocks "
                               f"(engine_threads={blocks}): a warp serves at most 32")
