@@ -24,7 +24,11 @@ FAULT_REGISTERS = 128 is measured (H100, direct, whole kernels: 154
 registers, one 256-thread block per SM): the cap sets two blocks per SM.
 At 64 (four blocks) resident vector add ran 6.8x in-memory against 10.5x
 at 128, but the fault path spilled and cold vector add took 0.29 s against
-0.14 s (0.21 s compiled whole); 80 and 96 fell in between.
+0.14 s (0.21 s compiled whole); 80 and 96 fell in between. The kernel's
+own module is left uncapped (cc_hook needs 95 registers there): capped
+with the slow paths at 64, cold BFS and CC ran 11-13 % faster, their lone
+lanes copying through the TMA, but cold vector add, whose warps copy
+through registers, 38 % slower (H200, bench/results-h100/session45).
 The resident build (launches whose every array is at home, fault.cuh O7)
 caps its slow paths at RESIDENT_FAULT_REGISTERS = 32: there the one that
 runs reports a wrong index or type, and the cap sets the kernel's count (H100,
