@@ -1019,6 +1019,60 @@ def test_random_reads_and_atomics_beside_a_stream_in_a_cold_launch(make_rt):
         assert rt.stats().evictions == 0
 
 
+WHOLE = r"""
+__device__ unsigned mix(unsigned x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; return x; }
+extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, unsigned rounds, unsigned *arrived,
+                                 long long *out) {
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x, per = 1024;
+    const unsigned na = (unsigned)a.size(), nw = (unsigned)w.size();
+    long long s = 0;
+    for (unsigned r = 0; r < rounds; r++)         /* every page of a and w loaded, by someone */
+        s += a[mix(t * 7919u + r) % na] + w[mix(t * 104729u + r) % nw];
+    atomicAdd(arrived, 1u);                       /* all blocks are resident: wait for each other (at most ~2 s) */
+    for (const long long c0 = clock64(); *(volatile unsigned *)arrived < threads && clock64() - c0 < (1ll << 32);) {}
+    for (unsigned r = 0; r < rounds; r++) {       /* both whole now: home, no entry */
+        w[(unsigned long long)((r & 1) ? threads + t : t) * per + r % per] += (int)r + 1;  /* pages only t writes */
+        s += a[mix(t * 31u + r) % na];
+    }
+    out[t] = s;
+}"""
+
+
+def test_an_array_whole_at_home_is_read_there_for_the_rest_of_the_launch(make_rt):
+    # O6 with homes (fault.cuh O8): a and w load in this launch; once every
+    # page of one is VALID at home, an access that misses its hint finds it
+    # whole and its dream_ptr copy goes home from then on, reading pages
+    # other threads loaded and writing pages only it writes: each write must
+    # mark its page dirty (alternating two pages), or the flush drops it
+    import cupy
+    threads, rounds, per = 1024, 64, 1024
+    rng = np.random.default_rng(7)
+    ha = rng.integers(-1000, 1000, 512 * per, dtype=np.int32)
+    hw = rng.integers(-1000, 1000, 2 * threads * per, dtype=np.int32)
+    with make_rt(page_size=4096, gpu_memory=2 * (ha.nbytes + hw.nbytes)) as rt:
+        from dream.runtime import abi
+        a, w = rt.array(ha), rt.array(hw)
+        assert rt._launch_flags(1) & abi.PTR_NO_EVICT and None not in (rt._home(a.slot), rt._home(w.slot))
+        arrived, out = cupy.zeros(1, np.uint32), cupy.zeros(threads, np.int64)
+        rt.kernel(WHOLE, "whole")(threads // BLOCK, BLOCK, (a, w, np.uint32(rounds), arrived, out))
+
+        def mix(x):
+            x = np.asarray(x, np.uint64) & 0xFFFFFFFF
+            x ^= x >> 16
+            x = (x * 0x7FEB352D) & 0xFFFFFFFF
+            return x ^ (x >> 15)
+        t = np.arange(threads, dtype=np.uint64)
+        s, want = np.zeros(threads, np.int64), hw.astype(np.int64)
+        for r in range(rounds):
+            s += ha[mix(t * 7919 + r) % ha.size] + hw[mix(t * 104729 + r) % hw.size]
+        for r in range(rounds):
+            want[((threads + t) if r & 1 else t) * per + r % per] += r + 1
+            s += ha[mix(t * 31 + r) % ha.size]
+        np.testing.assert_array_equal(out.get(), s)
+        np.testing.assert_array_equal(w.to_numpy(), want.astype(np.int32))
+        assert rt.stats().evictions == 0
+
+
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
         if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''

@@ -50,7 +50,7 @@ RT_STATE = np.dtype([
 PTR = np.dtype([
     ("rt", "<u8"), ("pte", "<u8"), ("n", "<u8"),
     ("page_shift", "<u4"), ("slot", "<u4"), ("elem_size", "<u4"), ("flags", "<u4"),
-    ("home", "<u8"), ("home_dirty", "<u8"), ("frames", "<u8"), ("backing", "<u8"),
+    ("home", "<u8"), ("home_dirty", "<u8"), ("frames", "<u8"), ("backing", "<u8"), ("at_home", "<u8"),
 ])
 PTR_NO_EVICT = 1
 PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home, home_dirty set)

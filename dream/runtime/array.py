@@ -95,6 +95,8 @@ class DreamArray:
         if flags & abi.PTR_NO_EVICT and home is not None:
             p["home"] = self.rt.frames_ptr + home * self.rt.page_size
             p["home_dirty"] = self.rt._dirty.data.ptr + home * self.rt._dirty.itemsize
+            p["at_home"] = (self.rt._descs.data.ptr + self.slot * abi.ARRAY_DESC.itemsize
+                            + abi.ARRAY_DESC.fields["at_home"][1])
         p["flags"] = flags
         return arg.tobytes()
 

@@ -183,6 +183,10 @@ typedef struct dream_ptr_abi {
      * claim (fault.cuh, dream_fault_lone) waits for no load of the page's
      * address through rt (rt->arrays, then the descriptor) */
     uint64_t backing;
+    /* with `home`: the array's count of pages at home (its dream_array_desc's
+     * at_home), which an access reads to find the array whole there
+     * (fault.cuh, O8) without loading rt->arrays first */
+    const unsigned long long *at_home;
 } dream_ptr_abi;
 
 /* Read-ahead (fault.cuh, dream_fault): the most pages a fault loads ahead
@@ -225,6 +229,10 @@ typedef struct dream_ptr_abi {
  * The entry gives a fault the stride to read ahead by.
  * Keyed by the entry's address, so the host's zeros match no page. */
 #define DREAM_HINT_DIRTY 1ull
+/* In `pte`: every page of the array was VALID at home when this copy last
+ * looked (fault.cuh, O8); `base` is then the entry of the page it last
+ * marked dirty. No entry is at this address. */
+#define DREAM_HINT_WHOLE (~0ull)
 typedef struct dream_hint {
     uint64_t pte;
     uint64_t base;
@@ -263,11 +271,12 @@ DREAM_CHECK_OFFSET(dream_rt_state, loaded, 32);
 DREAM_CHECK_OFFSET(dream_rt_state, nframes, 72);
 DREAM_CHECK_OFFSET(dream_rt_state, head, 88);
 DREAM_CHECK_OFFSET(dream_rt_state, page_shift, 96);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 72, "dream_ptr_abi");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_abi) == 80, "dream_ptr_abi");
 DREAM_CHECK_OFFSET(dream_ptr_abi, n, 16);
 DREAM_CHECK_OFFSET(dream_ptr_abi, elem_size, 32);
 DREAM_CHECK_OFFSET(dream_ptr_abi, home, 40);
 DREAM_CHECK_OFFSET(dream_ptr_abi, frames, 56);
 DREAM_CHECK_OFFSET(dream_ptr_abi, backing, 64);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 88, "dream_ptr_arg");
-DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 72);
+DREAM_CHECK_OFFSET(dream_ptr_abi, at_home, 72);
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 96, "dream_ptr_arg");
+DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 80);

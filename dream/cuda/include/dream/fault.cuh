@@ -219,6 +219,26 @@
  *       dream_access_ok), so the compiler may unroll a user's loop; its
  *       slow paths are capped at fewer registers (compile.py), the kernel's
  *       count being theirs too.
+ *   O8  Whole at home during a launch: in O6, an access through a thread's
+ *       copy of a dream_ptr that misses its hint reads the page's entry and
+ *       the array's count of pages at home (p.at_home) together; where the
+ *       count equals the array's pages, every page is VALID at home and
+ *       stays so (O6): the access goes to home + offset, and the copy's hint
+ *       becomes DREAM_HINT_WHOLE, so that its later accesses go there too,
+ *       with no entry, as in a launch that began with the array at home
+ *       (O7). Cold CC's first hook fills comp's 4,096 pages early and then
+ *       walks a vertex of 163,060 edges alone, three labels an edge, each
+ *       missing its hint; now they go home (H200, Kronecker 22: that hook
+ *       232-246 -> 190-201 ms; cold BFS pays for the added test, 164-171
+ *       -> 173-176 ms; bench/results-h100/session47). Sound as O6 is: each
+ *       load publishes its page (after the transport's fence, O1) before it
+ *       adds to the count, so every page's data is in L2 before the count
+ *       is whole; an access in WHOLE issues after a branch on the count's
+ *       value (no GPU issues a load past an unresolved branch), and L1 holds
+ *       no line of a home older than its publish (O6). The count is read at
+ *       CTA scope: a stale value is lower, and only delays the switch. A
+ *       write in WHOLE marks its page dirty where it is not the last page
+ *       the copy marked (the hint's `base`).
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -1411,11 +1431,20 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
+/* O8: whether every page of p's array (it has homes) is VALID at home now:
+ * its count (at_home, O7) read relaxed at CTA scope, which L1 may serve
+ * stale, only ever lower (in O6 no page leaves VALID). */
+__device__ __forceinline__ bool dream_whole(const dream_ptr_abi &p)
+{
+    return dream_ld_sm((const uint64_t *)p.at_home) == dream_pages(p);
+}
+
 /* O6: whether page pte's frame is known, from the thread's hint or from a
- * VALID entry read relaxed at CTA scope (the hint then keeps it); `base` is
- * then its address. Else `e` is the entry read (an entry with the read-ahead
- * mark is a miss: the slow path reads ahead past it). A write (`dirty`)
- * marks the frame dirty once per hint. */
+ * VALID entry read relaxed at CTA scope (the hint then keeps it), or the
+ * page is at home in an array found whole there (O8: the hint then says
+ * so); `base` is then its address. Else `e` is the entry read (an entry with
+ * the read-ahead mark is a miss: the slow path reads ahead past it). A
+ * write (`dirty`) marks the frame dirty once per hint. */
 __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
                                                      bool dirty, uint8_t *&base, uint64_t &e)
 {
@@ -1425,6 +1454,14 @@ __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, con
         return true;
     }
     e = dream_ld_sm(pte);
+    if (p.home && dream_whole(p)) { /* O8, its load issued with the entry's */
+        const uint64_t page = pte - p.pte;
+        if (dirty)
+            dream_mark_dirty(p.home_dirty + page);
+        h = {DREAM_HINT_WHOLE, dirty ? key : 0};
+        base = p.home + (page << p.page_shift);
+        return true;
+    }
     if ((e & (DREAM_PTE_STATE_MASK | DREAM_PTE_MARK)) != DREAM_PTE_VALID)
         return false;
     if (dirty)
@@ -1532,6 +1569,17 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
     if (p.flags & DREAM_PTR_NO_EVICT) {
+        if (h.pte == DREAM_HINT_WHOLE) { /* O8; `base` keeps the entry of the page last marked dirty */
+            if (h.base != (uint64_t)pte) {
+                dream_mark_dirty(p.home_dirty + page);
+                h.base = (uint64_t)pte;
+            }
+            T *q = (T *)(p.home + byte);
+            __builtin_assume(__isGlobal(q));
+            r.v = f(q);
+            r.done = true;
+            return r;
+        }
         uint8_t *b;
         uint64_t e;
         if (dream_no_evict_frame(p, pte, h, true, b, e)) {
@@ -1634,6 +1682,11 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     uint64_t *pte = p.pte + page;
     const auto ld = [](T *q) { return dream_ld(q); };
     if (p.flags & DREAM_PTR_NO_EVICT) {
+        if (h.pte == DREAM_HINT_WHOLE) { /* O8 */
+            const T *q = (const T *)(p.home + byte);
+            __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+            return *q;
+        }
         uint8_t *b;
         uint64_t e;
         if (dream_no_evict_frame(p, pte, h, false, b, e)) {

@@ -1,0 +1,37 @@
+# Session 47, call 3: wip/whole (fault.cuh O8: an array found whole at home
+# during a launch is accessed there from then on; its count's address in
+# dream_ptr_abi) against main, in one call. Carry [".b/main", ".b/mut"]: main's
+# tree (git archive main dream pyproject.toml CMakeLists.txt README.md), installed
+# beside this one with --target, and this branch's headers with the whole path's
+# dirty mark removed (wrong on purpose: the new test must fail on them).
+export PYTHONUNBUFFERED=1
+exec > $OUT/log.txt 2>&1
+t0=$(date +%s); T() { echo "== $1 [$(( $(date +%s) - t0 )) s]"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -m pip install -q --no-deps --no-build-isolation . > /tmp/i.log 2>&1 || { tail -30 /tmp/i.log; exit 1; }
+python3 -m pip install -q --no-deps --no-build-isolation --target /tmp/mainpkg .b/main > /tmp/m.log 2>&1 || { tail -30 /tmp/m.log; exit 1; }
+T installed
+R=$PWD; S=$R/bench/results-h100/session47/scripts; P=$R/bench/results-h100/session45/scripts/perlaunch.py
+timeout 150 python3 -P -m pytest --timeout 60 -q -p no:cacheprovider -rf tests/test_core_gpu.py tests/test_abi.py \
+  -k "(direct and not nvme and (whole_at_home or no_eviction or homes or at_home or random_reads or divergent or span or read_ahead or racing or bounds)) or mirror" > $OUT/gpu_tests.txt 2>&1; echo rc=$?
+tail -3 $OUT/gpu_tests.txt
+T tests
+(cd /tmp && timeout 60 python3 -P $S/inc_pytest.py $R/.b/mut/include --timeout 40 -q -p no:cacheprovider -rf \
+  $R/tests/test_core_gpu.py -k "whole_at_home and direct and not nvme" 2>&1 | tail -3)
+T mutant
+for v in main whole main whole; do
+  if [ $v = main ]; then export PYTHONPATH=/tmp/mainpkg; else unset PYTHONPATH; fi
+  (cd /tmp && timeout 90 python3 -P $P 0 2>&1 | grep -E "^cap|cc_hook|bfs_step" | sed "s/^/$v /")
+  T "$v graphs"
+done
+for v in main whole; do
+  if [ $v = main ]; then export PYTHONPATH=/tmp/mainpkg; else unset PYTHONPATH; fi
+  (cd /tmp && timeout 60 python3 -P -m dream bench polybench --kernels atax,mvt,bicg,vadd \
+     --backend direct --runs 2 --oversubscription 0 --systems dream --out /tmp/p$v > /tmp/p.log 2>&1; \
+   grep -E "^\| " /tmp/p$v/polybench.md | grep dream | cut -c1-100 | sed "s/^/$v /")
+done
+unset PYTHONPATH
+T polybench
+(cd /tmp && timeout 150 python3 -P -m dream bench graph --graph kron --scale 22 --kernels bfs,cc --layouts csr --backend direct \
+   --oversubscription 0 --runs 1 --systems dream --out /tmp/g > /tmp/g.log 2>&1; echo rc=$?; grep -E "^\| " /tmp/g/*.md | cut -c1-150 | head -8)
+T "graph check"
