@@ -188,7 +188,7 @@ typedef struct dream_ptr_abi {
     /* with `home`: the array's count of pages at home (its dream_array_desc's
      * at_home), which an access reads to find the array whole there
      * (fault.cuh, O8) without loading rt->arrays first */
-    const unsigned long long *at_home;
+    const uint64_t *at_home;
 } dream_ptr_abi;
 
 /* Read-ahead (fault.cuh, dream_fault): the most pages a fault loads ahead

@@ -1436,7 +1436,7 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
  * stale, only ever lower (in O6 no page leaves VALID). */
 __device__ __forceinline__ bool dream_whole(const dream_ptr_abi &p)
 {
-    return dream_ld_sm((const uint64_t *)p.at_home) == dream_pages(p);
+    return dream_ld_sm(p.at_home) == dream_pages(p);
 }
 
 /* O6: whether page pte's frame is known, from the thread's hint or from a
