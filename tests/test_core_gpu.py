@@ -1021,16 +1021,36 @@ def test_random_reads_and_atomics_beside_a_stream_in_a_cold_launch(make_rt):
 
 WHOLE = r"""
 __device__ unsigned mix(unsigned x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; return x; }
-extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, unsigned rounds, unsigned *arrived,
-                                 long long *out) {
+extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, dream_ptr<int> v, dream_ptr<int> v_write,
+                                 dream_ptr<int> v_rw, unsigned rounds, unsigned *arrived, long long *out) {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x, per = 1024;
-    const unsigned na = (unsigned)a.size(), nw = (unsigned)w.size();
+    const unsigned na = (unsigned)a.size(), nw = (unsigned)w.size(), nv = (unsigned)v.size();
     long long s = 0;
-    for (unsigned r = 0; r < rounds; r++)         /* every page of a and w loaded, by someone */
-        s += a[mix(t * 7919u + r) % na] + w[mix(t * 104729u + r) % nw];
-    atomicAdd(arrived, 1u);                       /* all blocks are resident: wait for each other (at most ~2 s) */
-    for (const long long c0 = clock64(); *(volatile unsigned *)arrived < threads && clock64() - c0 < (1ll << 32);) {}
-    for (unsigned r = 0; r < rounds; r++) {       /* both whole now: home, no entry */
+    for (unsigned r = 0; r < rounds; r++)         /* every page of a, w and v loaded, by someone */
+        s += a[mix(t * 7919u + r) % na] + w[mix(t * 104729u + r) % nw] + v[mix(t * 31337u + r) % nv];
+    /* all blocks are resident: wait for each other (at most ~2 s; arrived[1]
+       counts the waits that ran out). The fence orders this thread's counts
+       of pages at home before its arrival; the acquire loads (which empty
+       this SM's L1 on sm_90) then leave no stale count there */
+    __threadfence();
+    atomicAdd(arrived, 1u);
+    for (const long long c0 = clock64();;) {
+        unsigned n;
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(n) : "l"(arrived) : "memory");
+        if (n == threads)
+            break;
+        if (clock64() - c0 > (1ll << 32)) {
+            atomicAdd(arrived + 1, 1u);
+            break;
+        }
+    }
+    /* v_write and v_rw (v again, their hints new): one write each to a page
+       only this thread writes, the first through a copy that finds v whole
+       on that write, the second on a read before it */
+    v_write[(unsigned long long)t * per + 3] += 5;
+    s += v_rw[(unsigned long long)(threads + t) * per + 1];
+    v_rw[(unsigned long long)(threads + t) * per + 2] = 7;
+    for (unsigned r = 0; r < rounds; r++) {       /* all whole now: home, no entry */
         w[(unsigned long long)((r & 1) ? threads + t : t) * per + r % per] += (int)r + 1;  /* pages only t writes */
         s += a[mix(t * 31u + r) % na];
     }
@@ -1039,22 +1059,27 @@ extern "C" __global__ void whole(dream_ptr<int> a, dream_ptr<int> w, unsigned ro
 
 
 def test_an_array_whole_at_home_is_read_there_for_the_rest_of_the_launch(make_rt):
-    # O6 with homes (fault.cuh O8): a and w load in this launch; once every
-    # page of one is VALID at home, an access that misses its hint finds it
-    # whole and its dream_ptr copy goes home from then on, reading pages
-    # other threads loaded and writing pages only it writes: each write must
-    # mark its page dirty (alternating two pages), or the flush drops it
+    # O6 with homes (fault.cuh O8): a, w and v load in this launch; once
+    # every page of one is VALID at home, an access that misses its hint
+    # finds it whole and its dream_ptr copy goes home from then on, reading
+    # pages other threads loaded and writing pages only it writes. Each
+    # write must mark its page dirty, or the flush drops it: w's alternate
+    # two pages a thread (a mark on every move), v's are one write a page,
+    # made where the copy switches (v_write) or after it switched on a read
+    # (v_rw). Every copy's first access after the wait switches (stats().whole)
     import cupy
     threads, rounds, per = 1024, 64, 1024
     rng = np.random.default_rng(7)
     ha = rng.integers(-1000, 1000, 512 * per, dtype=np.int32)
     hw = rng.integers(-1000, 1000, 2 * threads * per, dtype=np.int32)
-    with make_rt(page_size=4096, gpu_memory=2 * (ha.nbytes + hw.nbytes)) as rt:
+    hv = rng.integers(-1000, 1000, 2 * threads * per, dtype=np.int32)
+    with make_rt(page_size=4096, gpu_memory=2 * (ha.nbytes + hw.nbytes + hv.nbytes)) as rt:
         from dream.runtime import abi
-        a, w = rt.array(ha), rt.array(hw)
-        assert rt._launch_flags(1) & abi.PTR_NO_EVICT and None not in (rt._home(a.slot), rt._home(w.slot))
-        arrived, out = cupy.zeros(1, np.uint32), cupy.zeros(threads, np.int64)
-        rt.kernel(WHOLE, "whole")(threads // BLOCK, BLOCK, (a, w, np.uint32(rounds), arrived, out))
+        a, w, v = rt.array(ha), rt.array(hw), rt.array(hv)
+        assert rt._launch_flags(1) & abi.PTR_NO_EVICT and None not in [rt._home(x.slot) for x in (a, w, v)]
+        arrived, out = cupy.zeros(2, np.uint32), cupy.zeros(threads, np.int64)
+        rt.kernel(WHOLE, "whole")(threads // BLOCK, BLOCK, (a, w, v, v, v, np.uint32(rounds), arrived, out))
+        assert int(arrived.get()[1]) == 0, "the blocks did not all wait for each other"
 
         def mix(x):
             x = np.asarray(x, np.uint64) & 0xFFFFFFFF
@@ -1062,16 +1087,20 @@ def test_an_array_whole_at_home_is_read_there_for_the_rest_of_the_launch(make_rt
             x = (x * 0x7FEB352D) & 0xFFFFFFFF
             return x ^ (x >> 15)
         t = np.arange(threads, dtype=np.uint64)
-        s, want = np.zeros(threads, np.int64), hw.astype(np.int64)
+        s, want_w, want_v = np.zeros(threads, np.int64), hw.astype(np.int64), hv.astype(np.int64)
         for r in range(rounds):
-            s += ha[mix(t * 7919 + r) % ha.size] + hw[mix(t * 104729 + r) % hw.size]
+            s += ha[mix(t * 7919 + r) % ha.size] + hw[mix(t * 104729 + r) % hw.size] + hv[mix(t * 31337 + r) % hv.size]
+        want_v[t * per + 3] += 5
+        s += hv[(threads + t) * per + 1]
+        want_v[(threads + t) * per + 2] = 7
         for r in range(rounds):
-            want[((threads + t) if r & 1 else t) * per + r % per] += r + 1
+            want_w[((threads + t) if r & 1 else t) * per + r % per] += r + 1
             s += ha[mix(t * 31 + r) % ha.size]
         np.testing.assert_array_equal(out.get(), s)
-        np.testing.assert_array_equal(w.to_numpy(), want.astype(np.int32))
-        assert rt.stats().evictions == 0
-
+        np.testing.assert_array_equal(w.to_numpy(), want_w.astype(np.int32))
+        np.testing.assert_array_equal(v.to_numpy(), want_v.astype(np.int32))
+        st = rt.stats()
+        assert st.evictions == 0 and st.whole >= 2 * threads, st   # v_write's and v_rw's copies, at least
 
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {

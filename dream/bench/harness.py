@@ -276,7 +276,7 @@ class DreamSystem(System):
         s = self.rt.stats()
         return {"pages_in": s.pages_in, "evictions": s.evictions, "writebacks": s.writebacks,
                 "bytes_in": s.bytes_in, "bytes_out": s.bytes_out, "faults": s.faults,
-                "ahead": s.ahead, "gathered": s.gathered}
+                "ahead": s.ahead, "gathered": s.gathered, "whole": s.whole}
 
     def close(self):
         self.rt.close()

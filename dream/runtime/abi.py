@@ -81,8 +81,8 @@ WAIT_NAMES = {WAIT_NONE: "-", WAIT_PAGE: "another warp's load of the page (or it
 # Counter indices (DREAM_C_*), in the order of the Stats fields.
 COUNTERS = ("faults", "pages_in", "evictions", "writebacks", "bytes_in",
             "bytes_out", "wait_ns", "doorbells", "requests", "frame_skips", "coalesced",
-            "retries", "verify_owner", "verify_pin", "ahead", "gathered")
-NCOUNTERS = 16
+            "retries", "verify_owner", "verify_pin", "ahead", "gathered", "whole")
+NCOUNTERS = 17
 COUNTER_SHARDS = 256
 DIRECT_LOCKS = 16384  # the direct backend's device state: uint32 locks (direct.cuh)
 

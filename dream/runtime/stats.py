@@ -29,6 +29,7 @@ class Stats:
     verify_pin: int = 0    # -DDREAM_VERIFY: accesses whose frame was not pinned after them
     ahead: int = 0         # pages read ahead of a fault (in pages_in too)
     gathered: int = 0      # pages a fault loaded for other lanes of its warp's access (in pages_in too)
+    whole: int = 0         # accesses that found their array whole at home mid-launch (a dream_ptr copy goes home)
     transport: dict = field(default_factory=dict)  # the backend's host-side counters
 
     @classmethod

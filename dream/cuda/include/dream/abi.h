@@ -85,7 +85,9 @@
 #define DREAM_C_AHEAD 14    /* pages loaded ahead of a fault (fault.cuh, read-ahead); in PAGES_IN too */
 #define DREAM_C_GATHERED 15 /* pages a fault loaded for the other lanes of its warp's access (fault.cuh,
                                gather); in PAGES_IN too */
-#define DREAM_NCOUNTERS 16
+#define DREAM_C_WHOLE 16    /* accesses that found their array whole at home mid-launch, its dream_ptr copy
+                               going home from then on (fault.cuh, O8) */
+#define DREAM_NCOUNTERS 17
 #define DREAM_COUNTER_SHARDS 256
 
 typedef struct dream_array_desc {

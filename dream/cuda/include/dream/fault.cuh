@@ -1459,6 +1459,7 @@ __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, con
         if (dirty)
             dream_mark_dirty(p.home_dirty + page);
         h = {DREAM_HINT_WHOLE, dirty ? key : 0};
+        dream_count(p.rt, DREAM_C_WHOLE, 1);
         base = p.home + (page << p.page_shift);
         return true;
     }
