@@ -13,21 +13,25 @@ F = "dream/fault.cuh"
 BIT_MARK = ("""        if (dirty)
             dream_mark_dirty(p.home_dirty + page);
         if (!known)""", """        if (!known)""")
+BIT2_MARK = ("""            dream_mark_dirty(p.home_dirty + page);
+            h = {key""", """            h = {key""")
 MUTANTS = {
     # the write that finds the array whole marks nothing
     "switch_unmarked": [("""        if (dirty)
             dream_mark_dirty(p.home_dirty + page);
-        h = {DREAM_HINT_WHOLE, dirty ? key : 0};""", """        h = {DREAM_HINT_WHOLE, dirty ? key : 0};"""), BIT_MARK],
+        h = {DREAM_HINT_WHOLE, dirty ? key : 0};""", """        h = {DREAM_HINT_WHOLE, dirty ? key : 0};"""), BIT_MARK, BIT2_MARK],
     # a read's switch leaves its page as if marked
     "read_switch_as_marked": [("""        h = {DREAM_HINT_WHOLE, dirty ? key : 0};""", """        h = {DREAM_HINT_WHOLE, key};"""),
                               ("""        h = {key | DREAM_HINT_WHOLE | (dirty ? DREAM_HINT_DIRTY : 0), (uint64_t)base};""",
-                               """        h = {key | DREAM_HINT_WHOLE | DREAM_HINT_DIRTY, (uint64_t)base};""")],
+                               """        h = {key | DREAM_HINT_WHOLE | DREAM_HINT_DIRTY, (uint64_t)base};"""),
+                              ("""            h = {key | DREAM_HINT_WHOLE, (uint64_t)base};""",
+                               """            h = {key | DREAM_HINT_WHOLE | DREAM_HINT_DIRTY, (uint64_t)base};""")],
     # a write after the switch marks nothing
     "whole_write_unmarked": [("""            if (h.base != (uint64_t)pte) {
                 dream_mark_dirty(p.home_dirty + page);
                 h.base = (uint64_t)pte;
             }""", """            if (h.base != (uint64_t)pte)
-                h.base = (uint64_t)pte;"""), BIT_MARK],
+                h.base = (uint64_t)pte;"""), BIT_MARK, BIT2_MARK],
 }
 out = Path(sys.argv[1])
 for name, alternatives in MUTANTS.items():

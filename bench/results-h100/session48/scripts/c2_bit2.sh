@@ -1,16 +1,15 @@
-# Session 48, call 1 (prepared in session 47, not yet run): wip/whole-test, i.e.
-# a counter of O8's switches (DREAM_C_WHOLE, Stats.whole) and the whole-at-home
-# test's pages written once (review of session 47), against main. Carry
-# [".b/main"], made with
-#   rm -rf .b/main && mkdir -p .b/main && git archive main dream pyproject.toml CMakeLists.txt README.md | tar -x -C .b/main
-# Each of mkmut.py's three header sets must fail the test; the counter's cost
-# shows in cold CC and BFS launch by launch.
+# Session 48, call 2 on wip/whole-bit2: call 1 found wip/whole-bit's BFS
+# faster than wip/whole-test's (cold 166-172 vs 170-177 ms) but CC's first
+# hook slower (226-239 vs 195-202 ms): there every read of the whole comp
+# misses its hint and rewrote it. Here a read once whole leaves the hint.
+# Carry [".b/wt", ".b/bit"]: wip/whole-test's and wip/whole-bit's headers
+# (git archive <branch> dream/cuda/include | tar -x -C .b/<name>), run
+# through DREAM_INC (the three share their Python).
 export PYTHONUNBUFFERED=1
 exec > $OUT/log.txt 2>&1
 t0=$(date +%s); T() { echo "== $1 [$(( $(date +%s) - t0 )) s]"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -m pip install -q --no-deps --no-build-isolation . > /tmp/i.log 2>&1 || { tail -30 /tmp/i.log; exit 1; }
-python3 -m pip install -q --no-deps --no-build-isolation --target /tmp/mainpkg .b/main > /tmp/m.log 2>&1 || { tail -30 /tmp/m.log; exit 1; }
 T installed
 R=$PWD; S=$R/bench/results-h100/session48/scripts; P=$R/bench/results-h100/session45/scripts/perlaunch.py
 python3 -P $S/mkmut.py /tmp/muts
@@ -24,8 +23,9 @@ for m in switch_unmarked read_switch_as_marked whole_write_unmarked; do
      -p no:cacheprovider -rf $R/tests/test_core_gpu.py -k "whole_at_home and direct and not nvme" 2>&1 | tail -1)
 done
 T mutants
-for v in main branch main branch; do
-  if [ $v = main ]; then export PYTHONPATH=/tmp/mainpkg; else unset PYTHONPATH; fi
+for v in wt bit bit2 wt bit bit2; do
+  unset DREAM_INC
+  if [ $v != bit2 ]; then export DREAM_INC=$R/.b/$v/dream/cuda/include; fi
   (cd /tmp && timeout 90 python3 -P $P 0 2>&1 | grep -E "^cap|cc_hook|bfs_step" | sed "s/^/$v /")
   T "$v graphs"
 done
