@@ -614,10 +614,11 @@ extern "C" __global__ void mix(dream_ptr<int> a, dream_ptr<int> b, unsigned long
 
 def test_arrays_at_home_beside_arrays_that_load(make_rt):
     # O7: in a launch where some arrays are at home and some are not, the
-    # general build accesses the ones at home there (DREAM_PTR_AT_HOME) and
+    # no-evict build accesses the ones at home there (DREAM_PTR_AT_HOME) and
     # faults the others in; the writes at home reach the backing store
     import cupy
     from dream.runtime import abi
+    from dream.runtime.kernel import NO_EVICT
     page, n, chunk = 4096, 100_000, 1536
     ha, hb = np.arange(n, dtype=np.int32), 3 * np.arange(n, dtype=np.int32)
     with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
@@ -627,8 +628,8 @@ def test_arrays_at_home_beside_arrays_that_load(make_rt):
         assert rt._at_home() == {a.slot}
         k = rt.kernel(MIXED, "mix")
         args = (a, b, np.uint64(n), np.uint64(chunk))
-        packed, resident = k._pack(args, 1)
-        assert not resident
+        packed, build = k._pack(args, 1)
+        assert build == NO_EVICT
         flags = [np.frombuffer(packed[o:o + abi.PTR.itemsize], abi.PTR)[0]["flags"] & abi.PTR_AT_HOME
                  for o, _ in k._params[:2]]
         assert flags == [abi.PTR_AT_HOME, 0]
