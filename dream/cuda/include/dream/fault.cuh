@@ -1529,9 +1529,11 @@ template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_p
    build, else by the host's flag. */
 /* Whether this launch evicts nothing (O6). The no-evict build
  * (DREAM_NO_EVICT_KERNEL, compile.py) runs only such launches, so the access
- * path's O5 code drops out of it, and with it the registers and moves that
- * code cost every access (BFS's third launch, general build: 150 warp
- * instructions an edge, against 59 resident; bench/results-h100/session48). */
+ * path's O5 code drops out of it (cc_hook 3,600 -> 2,440 instructions): in
+ * the general build, BFS's third launch executed 150 warp instructions an
+ * edge, against 59 in the resident build and 19 in memory. Cold CC's first
+ * hook 193-201 -> 170-179 ms; cold BFS unchanged (H200,
+ * bench/results-h100/session48). */
 __device__ __forceinline__ bool dream_no_evict(const dream_ptr_abi &p)
 {
 #ifdef DREAM_NO_EVICT_KERNEL
