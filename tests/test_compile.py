@@ -240,6 +240,25 @@ def test_resident_build_keeps_no_warp_collective_inline(backend):
     assert body[True].count("[dream_resident_failure]") >= 2
 
 
+@pytest.mark.parametrize("backend", sorted(all_backends()))
+def test_no_evict_build_drops_the_evicting_access_path(backend):
+    # the no-evict build (DREAM_NO_EVICT_KERNEL, fault.cuh dream_no_evict) runs
+    # only launches that evict nothing: the access path's O5 code (a read's
+    # entry read twice around the element, the pinned accesses inline) is not
+    # in it, in a kernel of reads and in one of every access kind
+    define = all_backends()[backend].define
+    for src, name in ((READ_LOOP, "read_loop"), (SAMPLE, "sample")):
+        body = {}
+        for ne in (False, True):
+            ptx = compile_source(src, (name,), "compute_90",
+                                 (define, "DREAM_FAULT_LINKED", *(("DREAM_NO_EVICT_KERNEL",) if ne else ())),
+                                 ("-rdc=true",))[0].decode()
+            body[ne] = ptx[ptx.index(f".entry {name}"):]
+        assert len(body[True].splitlines()) < 0.9 * len(body[False].splitlines()), name
+    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,), no_evict=True)
+    assert image[:4] == b"\x7fELF"
+
+
 MIN_MAX = r'''
 extern "C" __global__ void lows(dream_ptr<int> a, dream_ptr<unsigned int> b, dream_ptr<long long> c,
                                 dream_ptr<unsigned long long> d, dream_ptr<float> f, unsigned long long n) {

@@ -479,13 +479,16 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
     page, n = 4096, 300_000
     pages = -(-n * 4 // page)
     h = np.arange(n, dtype=np.int32)
+    from dream.runtime.kernel import GENERAL, NO_EVICT, RESIDENT
     with make_rt(page_size=page, gpu_memory=3 * pages * page) as rt:
         flags = lambda arr: np.frombuffer(arr.kernel_arg(rt._launch_flags(1)), abi.PTR_ARG)[0]["abi"]["flags"] & abi.PTR_NO_EVICT
         a, b = rt.array(h), rt.array(2 * h)
         assert flags(a) == abi.PTR_NO_EVICT
         out = cupy.zeros(1, np.uint64)
         total = rt.kernel(typed(SUM, np.int32), "total")
-        for arr, want in ((a, h), (b, 2 * h), (a, h)):
+        build = lambda arr: total._pack((arr, np.uint64(n), out), 1)[1]   # kernel.py: the build a launch takes
+        for arr, want, takes in ((a, h, NO_EVICT), (b, 2 * h, NO_EVICT), (a, h, RESIDENT)):
+            assert build(arr) == takes
             out.fill(0)
             total(grid_for(rt, n), BLOCK, (arr, np.uint64(n), out))
             assert int(out.get()[0]) == int(want.sum())
@@ -505,6 +508,7 @@ def test_no_eviction_mode_when_the_ring_holds_every_page(make_rt):
         assert rt.stats().evictions == 0
         d = rt.array(h)                        # now more pages than frames: the usual protocol
         assert flags(d) == 0 and flags(a) == 0
+        assert build(a) == build(d) == GENERAL
 
 
 NO_EVICT_RW = r'''
@@ -610,10 +614,11 @@ extern "C" __global__ void mix(dream_ptr<int> a, dream_ptr<int> b, unsigned long
 
 def test_arrays_at_home_beside_arrays_that_load(make_rt):
     # O7: in a launch where some arrays are at home and some are not, the
-    # general build accesses the ones at home there (DREAM_PTR_AT_HOME) and
+    # no-evict build accesses the ones at home there (DREAM_PTR_AT_HOME) and
     # faults the others in; the writes at home reach the backing store
     import cupy
     from dream.runtime import abi
+    from dream.runtime.kernel import NO_EVICT
     page, n, chunk = 4096, 100_000, 1536
     ha, hb = np.arange(n, dtype=np.int32), 3 * np.arange(n, dtype=np.int32)
     with make_rt(page_size=page, gpu_memory=2 * (-(-n * 4 // page)) * page) as rt:
@@ -623,8 +628,8 @@ def test_arrays_at_home_beside_arrays_that_load(make_rt):
         assert rt._at_home() == {a.slot}
         k = rt.kernel(MIXED, "mix")
         args = (a, b, np.uint64(n), np.uint64(chunk))
-        packed, resident = k._pack(args, 1)
-        assert not resident
+        packed, build = k._pack(args, 1)
+        assert build == NO_EVICT
         flags = [np.frombuffer(packed[o:o + abi.PTR.itemsize], abi.PTR)[0]["flags"] & abi.PTR_AT_HOME
                  for o, _ in k._params[:2]]
         assert flags == [abi.PTR_AT_HOME, 0]

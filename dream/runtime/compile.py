@@ -35,7 +35,14 @@ runs reports a wrong index or type, and the cap sets the kernel's count (H100,
 direct: resident vector add, one element per thread, needs every warp an
 SM holds; it ran 1.0x in-memory at 32). A cap that low in a build that
 faults made cold vector add 0.47 s against 0.15-0.17 s: waiting and
-copying spill (bench/results-h100/session11/README.md)."""
+copying spill (bench/results-h100/session11/README.md).
+
+The no-evict build (launches that evict nothing, fault.cuh O6) has the
+access path without O5's code: a third of the general build's instructions
+(cc_hook 3,600 -> 2,440), fewer moves of its hints through each access.
+Cold CC's first hook, where one thread walks 163,060 edges: 193-201 -> 170-179
+ms; cold BFS, PolyBench and vector add unchanged (H200, Kronecker 22,
+bench/results-h100/session48). It shares the general build's slow paths."""
 from __future__ import annotations
 
 import concurrent.futures
@@ -171,27 +178,36 @@ def own_budget(source: str, options: tuple) -> bool:
 _SLOW_PATHS = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="dream-compile")
 
 
+@functools.lru_cache(maxsize=64)
+def _slow_paths(arch: str, defines: tuple, options: tuple) -> concurrent.futures.Future:
+    """The slow paths' module, compiling: one compile for the builds of a
+    kernel that take the same (the general and no-evict builds, compiled at
+    once in two threads)."""
+    return _SLOW_PATHS.submit(compile_source, "", (), arch, defines, options, "dream_fault.cu")
+
+
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
-                filename: str = "kernel.cu", resident: bool = False) -> tuple[bytes, dict]:
+                filename: str = "kernel.cu", resident: bool = False, no_evict: bool = False) -> tuple[bytes, dict]:
     """A user kernel for GPU `arch` ("sm_90"): `source` compiled with the
     slow paths declared only, linked to their own module of at most
     FAULT_REGISTERS registers; a kernel with its own register budget
     (launch bounds, --maxrregcount) is compiled whole instead. `resident`
     builds it for launches whose arrays are all at home
     (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
-    RESIDENT_FAULT_REGISTERS. The kernel's own module is compiled without
+    RESIDENT_FAULT_REGISTERS; `no_evict` for launches that evict nothing
+    (DREAM_NO_EVICT_KERNEL, fault.cuh dream_no_evict). The kernel's own module is compiled without
     the backend's define (`defines`' DREAM_BACKEND_*, dream.cuh): it calls
     no transport, so every backend links the same one (the suite's every
     workload on three backends compiled it three times). Returns (CUBIN,
     {name: lowered name})."""
-    kdefines = (*defines, "DREAM_RESIDENT_KERNEL") if resident else defines
+    kdefines = (*defines, *(("DREAM_RESIDENT_KERNEL",) if resident else ()),
+                *(("DREAM_NO_EVICT_KERNEL",) if no_evict else ()))
     if own_budget(source, options):
         return compile_source(source, names, arch, kdefines, options, filename)
     forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
     cap = RESIDENT_FAULT_REGISTERS if resident else FAULT_REGISTERS
-    fault = _SLOW_PATHS.submit(compile_source, "", (), arch, defines,
-                               (*forwarded, "-rdc=true", f"--maxrregcount={cap}"), "dream_fault.cu")
+    fault = _slow_paths(arch, defines, (*forwarded, "-rdc=true", f"--maxrregcount={cap}"))
     own = tuple(d for d in kdefines if not d.startswith("DREAM_BACKEND_"))
     kernel, lowered = compile_source(source, names, arch, (*own, "DREAM_FAULT_LINKED"),
                                      (*options, "-rdc=true"), filename)

@@ -66,10 +66,15 @@ def _scalar_bytes(value, size: int, i: int, kname: str) -> bytes:
         "CuPy arrays or scalars")
 
 
-# A kernel's resident build compiles in a thread of this pool while its
-# general build compiles in the caller's (NVRTC releases the GIL); it waits
+# A kernel's no-evict and resident builds compile in threads of this pool
+# while its general build compiles in the caller's (NVRTC releases the GIL); it waits
 # only on compile.py's own pool, whose tasks wait on nothing
 _BUILDS = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="dream-build")
+
+# A kernel's builds (fault.cuh): GENERAL for launches that may evict, NO_EVICT
+# for those that evict nothing (O6: the access path without O5's code), and
+# RESIDENT for those whose dream arrays are all at home (O7)
+GENERAL, NO_EVICT, RESIDENT = "general", "no-evict", "resident"
 
 
 class Kernel:
@@ -79,44 +84,45 @@ class Kernel:
         self.rt = rt
         self.name = name
         self._source, self._options = source, tuple(options)
-        self._records = {}   # a resident build's function -> the address of its dream_resident_failure
+        self._records = {}   # a RESIDENT build's function -> the address of its dream_resident_failure
         self._builds = {None: self._build(None)}   # register cap (None: none) -> its builds
         self._block_most = {}                       # register cap -> _most
-        self._params = param_layout(self._builds[None][False])
+        self._params = param_layout(self._builds[None][GENERAL])
         self._per_sm = {}   # (threads per block, shared memory) -> blocks an SM holds
 
     def _build(self, cap) -> dict:
-        """Two builds: the general one, and the resident one for launches
-        whose dream arrays are all at home (fault.cuh, O7): plain loads and
-        stores. `cap`: registers a thread, for large blocks (module doc). On
+        """The three builds: GENERAL, NO_EVICT (launches that evict nothing,
+        fault.cuh O6) and RESIDENT (launches whose dream arrays are all at
+        home, O7: plain loads and stores), the last two compiled in threads
+        while the first is. `cap`: registers a thread, for large blocks (module doc). On
         a backend whose copies are sized by the build's registers, a kernel
         whose source sets its budget (__launch_bounds__, __maxnreg__) and
         got fewer registers than the linked build's has its general build
         made again with that count told to the headers, as --maxrregcount
         tells it (compile.py, register_cap)."""
         options = self._options + ((f"--maxrregcount={cap}",) if cap else ())
-        resident = _BUILDS.submit(self._link, options, True)   # compiled while the general one is
-        general = self._load_build(self._link(options, False), False)
+        others = {b: _BUILDS.submit(self._link, options, b) for b in (NO_EVICT, RESIDENT)}
+        general = self._load_build(self._link(options, GENERAL), GENERAL)
         if cap is None and self.rt._backend.sized_by_registers and own_budget(self._source, ()) \
                 and not register_cap(options):
             regs = func_registers(general)
             if regs < FAULT_REGISTERS:
                 self._options += (f"-DDREAM_REGISTER_CAP={regs}",)
                 options = self._options
-                general = self._load_build(self._link(options, False), False)
-                resident = _BUILDS.submit(self._link, options, True)
-        return {False: general, True: self._load_build(resident.result(), True)}
+                general = self._load_build(self._link(options, GENERAL), GENERAL)
+                others = {b: _BUILDS.submit(self._link, options, b) for b in (NO_EVICT, RESIDENT)}
+        return {GENERAL: general, **{b: self._load_build(f.result(), b) for b, f in others.items()}}
 
-    def _link(self, options, resident: bool) -> tuple:
+    def _link(self, options, build: str) -> tuple:
         return link_kernel(self._source, (self.name,), self.rt.gpu.arch, (self.rt._backend.define,),
-                           options, f"{self.name}.cu", resident)
+                           options, f"{self.name}.cu", build == RESIDENT, build == NO_EVICT)
 
-    def _load_build(self, linked: tuple, resident: bool):
+    def _load_build(self, linked: tuple, build: str):
         """Loads a build (in the caller's thread, where the runtime's context is current)."""
         image, lowered = linked
         module = self.rt._load(image)
         func = module.function(lowered[self.name])
-        if resident:
+        if build == RESIDENT:
             self._records[int(func)] = module.global_ptr(abi.RESIDENT_FAIL_SYMBOL)
         return func
 
@@ -155,22 +161,23 @@ class Kernel:
                                       f"argument(s), got {len(args)}")
         funcs = self._funcs(block[0] * block[1] * block[2])
         warps = -(-block[0] * block[1] * block[2] // 32) * self.resident_blocks(grid, block, shared_mem)
-        packed, resident = self._pack(args, warps)
-        func = funcs[resident]
+        packed, build = self._pack(args, warps)
+        func = funcs[build]
         try:
             self.rt._launch(func, grid, block, packed,
                             [o for o, _ in self._params], shared_mem, f"kernel {self.name}",
-                            transport=not resident,  # the resident build makes no requests
+                            transport=build != RESIDENT,  # the resident build makes no requests
                             record=self._records.get(int(func)))
         finally:
-            if not resident:   # its loads (and evictions) change which arrays are at home
+            if build != RESIDENT:   # its loads (and evictions) change which arrays are at home
                 self.rt._forget_homes()
 
-    def _pack(self, args, warps: int) -> tuple[bytes, bool]:
+    def _pack(self, args, warps: int) -> tuple[bytes, str]:
         """The launch's parameters (`warps`: how many it holds at once), and
-        whether it takes the resident build: it evicts nothing and each of
-        its dream arrays is at home (each array at home is accessed there in
-        either build: abi.h DREAM_PTR_AT_HOME)."""
+        the build it takes: RESIDENT where it evicts nothing and each of its
+        dream arrays is at home (each array at home is accessed there in
+        every build: abi.h DREAM_PTR_AT_HOME), else NO_EVICT where it evicts
+        nothing, else GENERAL."""
         total = max((o + s for o, s in self._params), default=0)
         buf = bytearray(total)
         flags = self.rt._launch_flags(warps)
@@ -193,11 +200,11 @@ class Kernel:
                     f"kernel's parameter {i} has {size} (a dream array must be a "
                     "dream_ptr<T> parameter, a CuPy array a pointer)")
             buf[off:off + size] = b
-        return bytes(buf), resident
+        return bytes(buf), RESIDENT if resident else NO_EVICT if flags & abi.PTR_NO_EVICT else GENERAL
 
     def resident_blocks(self, grid, block, shared_mem=0) -> int:
         """Blocks of this launch that can be on the GPU at once (of the
-        build with more: the two may differ in registers). For a block larger
+        build with most: the builds may differ in registers). For a block larger
         than the default build allows, its own build is compiled here (module
         doc)."""
         tpb = block[0] * block[1] * block[2]

@@ -210,7 +210,9 @@
  *       each array that has all its pages at home; its element i is then
  *       at home + i * sizeof(T): no entry, no hint, a plain access. A launch whose
  *       every array is at home runs the kernel's resident build
- *       (DREAM_RESIDENT_KERNEL), which has only that access. Sound by O6:
+ *       (DREAM_RESIDENT_KERNEL), which has only that access; any other
+ *       launch in O6 runs its no-evict build (DREAM_NO_EVICT_KERNEL,
+ *       dream_no_evict), which has no O5. Sound by O6:
  *       every entry was VALID at home before the kernel began (the kernel
  *       boundary orders the data), and nothing leaves VALID while it
  *       runs. A write marks its frame dirty once per thread and page (its
@@ -1525,6 +1527,22 @@ template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_p
 
 /* Whether p's array is at home in this launch (O7): always in the resident
    build, else by the host's flag. */
+/* Whether this launch evicts nothing (O6). The no-evict build
+ * (DREAM_NO_EVICT_KERNEL, compile.py) runs only such launches, so the access
+ * path's O5 code drops out of it (cc_hook 3,600 -> 2,440 instructions): in
+ * the general build, BFS's third launch executed 150 warp instructions an
+ * edge, against 59 in the resident build and 19 in memory. Cold CC's first
+ * hook 193-201 -> 170-179 ms; cold BFS unchanged (H200,
+ * bench/results-h100/session48). */
+__device__ __forceinline__ bool dream_no_evict(const dream_ptr_abi &p)
+{
+#ifdef DREAM_NO_EVICT_KERNEL
+    return true;
+#else
+    return p.flags & DREAM_PTR_NO_EVICT;
+#endif
+}
+
 __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
 {
 #ifdef DREAM_RESIDENT_KERNEL
@@ -1569,7 +1587,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
-    if (p.flags & DREAM_PTR_NO_EVICT) {
+    if (dream_no_evict(p)) {
         if (h.pte == DREAM_HINT_WHOLE) { /* O8; `base` keeps the entry of the page last marked dirty */
             if (h.base != (uint64_t)pte) {
                 dream_mark_dirty(p.home_dirty + page);
@@ -1682,7 +1700,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
     const auto ld = [](T *q) { return dream_ld(q); };
-    if (p.flags & DREAM_PTR_NO_EVICT) {
+    if (dream_no_evict(p)) {
         if (h.pte == DREAM_HINT_WHOLE) { /* O8 */
             const T *q = (const T *)(p.home + byte);
             __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
@@ -1751,7 +1769,7 @@ __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uin
 #ifdef DREAM_RESIDENT_KERNEL
     __builtin_unreachable();
 #else
-    if (!(p.flags & DREAM_PTR_NO_EVICT))
+    if (!dream_no_evict(p))
         return nullptr;
     dream_hint h = {0, 0}; /* matches no entry */
     uint8_t *b;

@@ -219,7 +219,7 @@ template <class T> struct dream_span {
                 return nullptr;
             }
             b = dream_ptr_frame(a, (uint32_t)frame);
-            if (a.flags & DREAM_PTR_NO_EVICT) { /* the frame keeps the page: the pin's acquire is all we need */
+            if (dream_no_evict(a)) { /* the frame keeps the page: the pin's acquire is all we need */
                 dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
                 frame = -1;
             }
