@@ -1525,8 +1525,6 @@ template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_p
     return false;
 }
 
-/* Whether p's array is at home in this launch (O7): always in the resident
-   build, else by the host's flag. */
 /* Whether this launch evicts nothing (O6). The no-evict build
  * (DREAM_NO_EVICT_KERNEL, compile.py) runs only such launches, so the access
  * path's O5 code drops out of it (cc_hook 3,600 -> 2,440 instructions): in
@@ -1543,6 +1541,8 @@ __device__ __forceinline__ bool dream_no_evict(const dream_ptr_abi &p)
 #endif
 }
 
+/* Whether p's array is at home in this launch (O7): always in the resident
+   build, else by the host's flag. */
 __device__ __forceinline__ bool dream_at_home(const dream_ptr_abi &p)
 {
 #ifdef DREAM_RESIDENT_KERNEL
