@@ -35,7 +35,7 @@ PYBIND11_MODULE(_abi, m)
            FIELD(dream_ptr_abi, elem_size); FIELD(dream_ptr_abi, flags); FIELD(dream_ptr_abi, home);
            FIELD(dream_ptr_abi, home_dirty); FIELD(dream_ptr_abi, frames); FIELD(dream_ptr_abi, backing);
            FIELD(dream_ptr_abi, at_home));
-    STRUCT(dream_hint, FIELD(dream_hint, pte); FIELD(dream_hint, base));
+    STRUCT(dream_hint, FIELD(dream_hint, lo); FIELD(dream_hint, span); FIELD(dream_hint, base); FIELD(dream_hint, dirty));
     STRUCT(dream_ptr_arg, FIELD(dream_ptr_arg, abi); FIELD(dream_ptr_arg, hint));
     STRUCT(dream_copy_desc, FIELD(dream_copy_desc, src); FIELD(dream_copy_desc, dst);
            FIELD(dream_copy_desc, len); FIELD(dream_copy_desc, pad));

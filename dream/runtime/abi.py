@@ -57,7 +57,7 @@ PTR_AT_HOME = 2       # with PTR_NO_EVICT: every page of the array at home (home
 PTR_AHEAD_SHIFT, PTR_AHEAD_MASK = 16, 0x1F  # the launch's read-ahead depth in flags
 AHEAD_MAX, AHEAD_STRIDE = 31, 64   # most pages a fault loads besides its own (read ahead or gathered), largest stride followed
 
-HINT = np.dtype([("pte", "<u8"), ("base", "<u8")])
+HINT = np.dtype([("lo", "<u8"), ("span", "<u8"), ("base", "<u8"), ("dirty", "<u8")])
 PTR_ARG = np.dtype([("abi", PTR), ("hint", HINT)])
 
 PTE_INVALID, PTE_LOADING, PTE_VALID, PTE_EVICTING = 0, 1, 2, 3

@@ -222,22 +222,22 @@ typedef struct dream_ptr_abi {
 #define DREAM_PTR_AHEAD_SHIFT 16
 #define DREAM_PTR_AHEAD_MASK 0x1Fu
 
-/* An access's translation hint (fault.cuh, O6): the address of the last
- * entry an access through one thread's copy of a dream_ptr found VALID (read
- * relaxed, fault.cuh O6; or pinned, or loaded, on the slow path), with bit 0 set
- * once a write marked its frame dirty, and the address of that frame; the
- * frame is used only under DREAM_PTR_NO_EVICT. In a launch that evicts, `base`
- * is instead the entry value an optimistic read validated there (O5), or 0.
- * The entry gives a fault the stride to read ahead by.
- * Keyed by the entry's address, so the host's zeros match no page. */
-#define DREAM_HINT_DIRTY 1ull
-/* In `pte`: every page of the array was VALID at home when this copy last
- * looked (fault.cuh, O8); `base` is then the entry of the page it last
- * marked dirty. No entry is at this address. */
-#define DREAM_HINT_WHOLE (~0ull)
+/* An access's translation hint: one thread's copy of a dream_ptr<T> keeps
+ * it (fault.cuh, O6). In a launch that evicts nothing it holds a range of
+ * elements whose place is known: element i, lo <= i < lo + span, is at
+ * base + i * sizeof(T) (a page in its frame, or the whole array at home:
+ * O7, O8); span 0 holds none, as the host's zeros do. A range lies inside
+ * the array and is set by an access of the copy's own T, so an access in it
+ * needs no other check. `dirty` is 1 + the last page this copy marked dirty
+ * (0: none). In a launch that evicts, span stays 0: `lo` is the address of
+ * the last entry an access found VALID, `base` the entry value an optimistic
+ * read validated there (O5), or 0. The entry gives a fault the stride to
+ * read ahead by. */
 typedef struct dream_hint {
-    uint64_t pte;
+    uint64_t lo;
+    uint64_t span;
     uint64_t base;
+    uint64_t dirty;
 } dream_hint;
 
 /* What a dream_ptr<T> kernel parameter is: the array's argument, then a hint
@@ -280,5 +280,5 @@ DREAM_CHECK_OFFSET(dream_ptr_abi, home, 40);
 DREAM_CHECK_OFFSET(dream_ptr_abi, frames, 56);
 DREAM_CHECK_OFFSET(dream_ptr_abi, backing, 64);
 DREAM_CHECK_OFFSET(dream_ptr_abi, at_home, 72);
-DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 96, "dream_ptr_arg");
+DREAM_STATIC_ASSERT(sizeof(dream_ptr_arg) == 112, "dream_ptr_arg");
 DREAM_CHECK_OFFSET(dream_ptr_arg, hint, 80);

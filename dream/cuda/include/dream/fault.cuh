@@ -597,7 +597,7 @@ __device__ __forceinline__ uint32_t dream_ahead_depth(uint32_t flags)
 /* dream_ahead_stride's stride from the hint alone (below), 0 where none. */
 __device__ __forceinline__ int32_t dream_hint_stride(const dream_ptr_abi &p, uint64_t page, uint64_t prev)
 {
-    const uint64_t at = prev & ~DREAM_HINT_DIRTY, base = (uint64_t)p.pte;
+    const uint64_t at = prev, base = (uint64_t)p.pte;
     const uint64_t last = (at - base) / sizeof(uint64_t);
     if (at >= base && last < dream_pages(p)) {
         const long long s = (long long)page - (long long)last;
@@ -1441,27 +1441,19 @@ __device__ __forceinline__ bool dream_whole(const dream_ptr_abi &p)
     return dream_ld_sm(p.at_home) == dream_pages(p);
 }
 
-/* O6: whether page pte's frame is known, from the thread's hint or from a
- * VALID entry read relaxed at CTA scope (the hint then keeps it), or the
- * page is at home in an array found whole there (O8: the hint then says
- * so); `base` is then its address. Else `e` is the entry read (an entry with
- * the read-ahead mark is a miss: the slow path reads ahead past it). A
- * write (`dirty`) marks the frame dirty once per hint. */
-__device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, const uint64_t *pte, dream_hint &h,
-                                                     bool dirty, uint8_t *&base, uint64_t &e)
+/* O6: whether page `page`'s place is known, from its entry, read relaxed at
+ * CTA scope and VALID, or from the array's count of pages at home, read
+ * with it and whole (O8: `whole`); `base` is then the page's address. Else
+ * `e` is the entry read (an entry with the read-ahead mark is a miss: the
+ * slow path reads ahead past it). A write (`dirty`) marks the page dirty. */
+__device__ __forceinline__ bool dream_o6_page(const dream_ptr_abi &p, uint64_t page, bool dirty, uint8_t *&base,
+                                              bool &whole, uint64_t &e)
 {
-    const uint64_t key = (uint64_t)pte;
-    if (dirty ? h.pte == (key | DREAM_HINT_DIRTY) : (h.pte & ~DREAM_HINT_DIRTY) == key) {
-        base = (uint8_t *)h.base;
-        return true;
-    }
-    e = dream_ld_sm(pte);
-    if (p.home && dream_whole(p)) { /* O8, its load issued with the entry's */
-        const uint64_t page = pte - p.pte;
+    e = dream_ld_sm(p.pte + page);
+    whole = p.home && dream_whole(p); /* O8, its load issued with the entry's */
+    if (whole) {
         if (dirty)
             dream_mark_dirty(p.home_dirty + page);
-        h = {DREAM_HINT_WHOLE, dirty ? key : 0};
-        dream_count(p.rt, DREAM_C_WHOLE, 1);
         base = p.home + (page << p.page_shift);
         return true;
     }
@@ -1470,8 +1462,32 @@ __device__ __forceinline__ bool dream_no_evict_frame(const dream_ptr_abi &p, con
     if (dirty)
         dream_mark_dirty(&p.rt->dirty[dream_pte_frame(e)]);
     base = dream_ptr_frame(p, dream_pte_frame(e));
-    h = {key | (dirty ? DREAM_HINT_DIRTY : 0), (uint64_t)base};
     return true;
+}
+
+/* O6, O7, O8: the hint's range becomes page `page` of p's array, at `b`, or
+ * with `whole` the whole array at home. */
+template <class T>
+__device__ __forceinline__ void dream_hint_range(const dream_ptr_abi &p, dream_hint &h, uint64_t page, const uint8_t *b,
+                                                 bool whole)
+{
+    if (whole) {
+        h.lo = 0;
+        h.span = p.n;
+        h.base = (uint64_t)p.home;
+        return;
+    }
+    const uint64_t per = (1ull << p.page_shift) / sizeof(T), lo = page * per; /* element sizes divide pages */
+    h.lo = lo;
+    h.span = p.n - lo < per ? p.n - lo : per;
+    h.base = (uint64_t)b - lo * sizeof(T);
+}
+
+/* The entry of the hint's range (its first page's), for a fault's stride
+ * (dream_hint_stride); O5's `lo` is one. */
+template <class T> __device__ __forceinline__ uint64_t dream_hint_entry(const dream_ptr_abi &p, const dream_hint &h)
+{
+    return h.span ? (uint64_t)(p.pte + ((h.lo * sizeof(T)) >> p.page_shift)) : h.lo;
 }
 
 /* An access whose element i of `size`-byte elements failed its type or
@@ -1565,15 +1581,28 @@ template <class T, class F>
 __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uint64_t i, dream_hint &h, F f)
 {
     dream_done<T> r = {T(), false, 0};
+    const uint64_t byte = i * sizeof(T);
+    const uint64_t page = byte >> p.page_shift;
+#ifndef DREAM_RESIDENT_KERNEL
+    if (i - h.lo < h.span && h.dirty == page + 1) { /* O6: the hint's range, its page marked by this copy */
+        uint8_t *b = (uint8_t *)h.base;
+        __builtin_assume(__isGlobal(b));
+        r.v = f((T *)(b + byte));
+        r.done = true;
+        return r;
+    }
+#endif
     if (!dream_access_ok<T>(p, i))
         return r;
     if (dream_at_home(p)) {
-        const uint64_t page = (i * sizeof(T)) >> p.page_shift;
-        if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
+        if (h.dirty != page + 1) { /* the copy's first write to the page */
             dream_mark_dirty(p.home_dirty + page);
-            h.pte = (uint64_t)(p.pte + page);
+            h.dirty = page + 1;
         }
-        T *q = (T *)(p.home + i * sizeof(T));
+#ifndef DREAM_RESIDENT_KERNEL
+        dream_hint_range<T>(p, h, 0, nullptr, true);
+#endif
+        T *q = (T *)(p.home + byte);
         __builtin_assume(__isGlobal(q)); /* global accesses, not generic: frames are device memory */
         r.v = f(q);
         r.done = true;
@@ -1583,33 +1612,34 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     __builtin_unreachable();
 #else
     dream_rt_state *rt = p.rt;
-    const uint64_t byte = i * sizeof(T);
-    const uint64_t page = byte >> p.page_shift;
     const uint64_t off = byte & ((1ull << p.page_shift) - 1);
     uint64_t *pte = p.pte + page;
     if (dream_no_evict(p)) {
-        if (h.pte == DREAM_HINT_WHOLE) { /* O8; `base` keeps the entry of the page last marked dirty */
-            if (h.base != (uint64_t)pte) {
-                dream_mark_dirty(p.home_dirty + page);
-                h.base = (uint64_t)pte;
-            }
-            T *q = (T *)(p.home + byte);
-            __builtin_assume(__isGlobal(q));
-            r.v = f(q);
-            r.done = true;
-            return r;
-        }
         uint8_t *b;
-        uint64_t e;
-        if (dream_no_evict_frame(p, pte, h, true, b, e)) {
-            r.v = f((T *)(b + off));
-            r.done = true;
-            return r;
+        if (i - h.lo < h.span) { /* the hint's range: the copy's first write to this page there */
+            b = (uint8_t *)h.base + byte;
+            dream_mark_dirty(&rt->dirty[((uint64_t)b - (uint64_t)p.frames) >> p.page_shift]);
+        } else {
+            bool whole;
+            uint64_t e;
+            if (!dream_o6_page(p, page, true, b, whole, e)) {
+                r = dream_miss_no_evict<T>(p, page, off, true, dream_hint_entry<T>(p, h), e, f);
+                if (r.done) { /* the access marked the frame dirty (pinned, or the lone fault's) */
+                    dream_hint_range<T>(p, h, page, (const uint8_t *)r.base, false);
+                    h.dirty = page + 1;
+                }
+                dream_exit_if_aborted(rt, r.done);
+                return r;
+            }
+            if (whole)
+                dream_count(rt, DREAM_C_WHOLE, 1);
+            dream_hint_range<T>(p, h, page, b, whole);
+            b += off;
         }
-        r = dream_miss_no_evict<T>(p, page, off, true, h.pte, e, f);
-        if (r.done) /* the access marked the frame dirty (pinned, or the lone fault's) */
-            h = {(uint64_t)pte | DREAM_HINT_DIRTY, r.base};
-        dream_exit_if_aborted(rt, r.done);
+        h.dirty = page + 1;
+        __builtin_assume(__isGlobal(b));
+        r.v = f((T *)b);
+        r.done = true;
         return r;
     }
     const unsigned mask = dream_group_mask();
@@ -1623,11 +1653,12 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         dream_unpin(rt, (uint32_t)frame, true, p.flags);
     r.done = frame >= 0;
     if (dream_any(mask, !r.done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.pte, l.e, DREAM_NO_AHEAD, f);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !r.done, true, h.lo, l.e, DREAM_NO_AHEAD, f);
         if (s.done)
             r = s;
     }
-    h = {(uint64_t)pte, 0}; /* the entry alone, for read-ahead: the frame may be reused */
+    h.lo = (uint64_t)pte; /* the entry alone, for read-ahead: the frame may be reused */
+    h.base = 0;
     dream_exit_if_aborted(rt, r.done);
     return r;
 #endif
@@ -1684,9 +1715,19 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * it. Returns T() when the read could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
+#ifndef DREAM_RESIDENT_KERNEL
+    if (i - h.lo < h.span) { /* O6: the hint's range */
+        const uint8_t *b = (const uint8_t *)h.base;
+        __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD (an assume on the element's address is lost) */
+        return *(const T *)(b + i * sizeof(T));
+    }
+#endif
     if (!dream_access_ok<T>(p, i))
         return T();
     if (dream_at_home(p)) {
+#ifndef DREAM_RESIDENT_KERNEL
+        dream_hint_range<T>(p, h, 0, nullptr, true);
+#endif
         const T *q = (const T *)(p.home + i * sizeof(T));
         __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
         return *q;
@@ -1701,20 +1742,19 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     uint64_t *pte = p.pte + page;
     const auto ld = [](T *q) { return dream_ld(q); };
     if (dream_no_evict(p)) {
-        if (h.pte == DREAM_HINT_WHOLE) { /* O8 */
-            const T *q = (const T *)(p.home + byte);
-            __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
-            return *q;
-        }
         uint8_t *b;
+        bool whole;
         uint64_t e;
-        if (dream_no_evict_frame(p, pte, h, false, b, e)) {
+        if (dream_o6_page(p, page, false, b, whole, e)) {
+            if (whole)
+                dream_count(rt, DREAM_C_WHOLE, 1);
+            dream_hint_range<T>(p, h, page, b, whole);
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             return *(const T *)(b + off);
         }
-        const dream_done<T> s = dream_miss_no_evict<T>(p, page, off, false, h.pte, e, ld);
+        const dream_done<T> s = dream_miss_no_evict<T>(p, page, off, false, dream_hint_entry<T>(p, h), e, ld);
         if (s.done) /* O6's miss */
-            h = {(uint64_t)pte, s.base};
+            dream_hint_range<T>(p, h, page, (const uint8_t *)s.base, false);
         dream_exit_if_aborted(rt, s.done);
         return s.v;
     }
@@ -1726,7 +1766,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
        it validated there (h.base: its second read's value), which stands for
        the first read; the element's address is made from it, so it issues
        after that read returned, as O5 orders it after the first */
-    const bool known = h.pte == (uint64_t)pte && dream_pte_state(h.base) == DREAM_PTE_VALID;
+    const bool known = h.lo == (uint64_t)pte && dream_pte_state(h.base) == DREAM_PTE_VALID;
     const uint64_t e = known ? h.base : dream_ld_relaxed(pte);
     uint64_t again = 0;
     if (dream_pte_state(e) == DREAM_PTE_VALID) {
@@ -1740,16 +1780,17 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     }
     /* the thread's first read of a marked page is made again pinned, which
        reads ahead past it; its later reads there (its hint) are not */
-    done = done && !((e & DREAM_PTE_MARK) && h.pte != (uint64_t)pte);
+    done = done && !((e & DREAM_PTE_MARK) && h.lo != (uint64_t)pte);
     const bool validated = done;
     if (dream_any(mask, !done)) {
-        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.pte, e, DREAM_NO_AHEAD, ld);
+        const dream_done<T> s = dream_access_pinned<T>(p, page, off, mask, !done, false, h.lo, e, DREAM_NO_AHEAD, ld);
         if (s.done) {
             v = s.v;
             done = true;
         }
     }
-    h = {(uint64_t)pte, validated ? again : 0}; /* the entry, for read-ahead, and what the read validated */
+    h.lo = (uint64_t)pte; /* the entry, for read-ahead, and what the read validated */
+    h.base = validated ? again : 0;
     dream_exit_if_aborted(rt, done);
     return v;
 #endif
@@ -1771,10 +1812,10 @@ __device__ __forceinline__ uint8_t *dream_span_frame(const dream_ptr_abi &p, uin
 #else
     if (!dream_no_evict(p))
         return nullptr;
-    dream_hint h = {0, 0}; /* matches no entry */
     uint8_t *b;
+    bool whole;
     uint64_t e;
-    return dream_no_evict_frame(p, p.pte + page, h, write, b, e) ? b : nullptr;
+    return dream_o6_page(p, page, write, b, whole, e) ? b : nullptr;
 #endif
 }
 
