@@ -1155,6 +1155,46 @@ def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt):
         assert out.get()[0] == 1.0
 
 
+PAST_THE_END = r'''extern "C" __global__ void edge(dream_ptr<float> a, dream_ptr<float> b, long long i, float *out) {
+    if (threadIdx.x == 3 && blockIdx.x == 1) {
+        out[0] = a[999] + b[0];   /* the copy's hint: a's last page, or all of a */
+        a[998] = 7.0f;            /* a write there too */
+        out[1] = a[i];
+        a[i] = 5.0f;
+    }
+}'''
+
+
+def test_an_index_past_the_end_after_one_on_the_last_page_is_refused(make_rt):
+    # an access in the hint's range takes no bounds check (fault.cuh, O6), so
+    # the range ends at the array's last element, not its last page's: a
+    # page's range from an entry (a loads in the launch), and the whole
+    # array's (a at home, b not: the no-evict build, O7)
+    import cupy
+    out = cupy.zeros(2, np.float32)
+    with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
+        a = rt.array(np.arange(1000, dtype=np.float32), name="ends")   # 1,000 of the page's 1,024 elements
+        b = rt.array(np.ones(10, np.float32))
+        k = rt.kernel(PAST_THE_END, "edge")
+        for at_home in (False, True):
+            for i in (1000, 1023, 1 << 40, 997):
+                if at_home:
+                    b.copy_from(np.ones(10, np.float32))   # b's frames dropped
+                    assert a.slot in rt._at_home() and b.slot not in rt._at_home()
+                else:
+                    a.copy_from(np.arange(1000, dtype=np.float32))
+                    assert a.slot not in rt._at_home()
+                if i == 997:
+                    k(2, 32, (a, b, np.int64(i), out))
+                    got = a.to_numpy()
+                    assert out.get()[1] == (5.0 if at_home else 997.0) and got[997] == 5.0 and got[998] == 7.0
+                    continue
+                out.fill(-1)
+                with pytest.raises(dream.OutOfBoundsError, match=rf"index {i} .*'ends'.*block \(1, 0, 0\) thread \(3, 0, 0\)"):
+                    k(2, 32, (a, b, np.int64(i), out))
+                assert out.get()[0] == 1000.0 and out.get()[1] == 0.0   # a[999] + b[0], then T()
+
+
 def test_out_of_bounds_in_a_kernel_compiled_whole(make_rt):
     # __launch_bounds__ compiles the kernel as one module (compile.py): the
     # resident build's record is that module's own variable

@@ -147,7 +147,14 @@
  *       so no entry leaves VALID during the kernel, and an access needs
  *       neither a re-read nor a pin: the frame's address is the thread's hint
  *       for p, else from pte[p] if VALID; then the element is loaded, stored
- *       or updated atomically in place. The frame is not refilled before the
+ *       or updated atomically in place. The hint (abi.h dream_hint) is a
+ *       range of elements whose address it knows, the page's (clipped to
+ *       the array's end) or, with O7 and O8, the whole array's: an access
+ *       inside it is one compare and the element's load, before any bounds,
+ *       type or mode check, since only an access of the copy's own T that
+ *       passed them sets it (BFS's third launch, one thread walking 163,060
+ *       edges: 152 warp instructions an edge in the general build, against
+ *       19 in memory; bench/results-h100/session48). The frame is not refilled before the
  *       kernel ends. Such an access makes no warp collective: the lanes that
  *       missed enter the slow path as a group of their own (dream_group_mask
  *       there), and those that hit take no part (cc-csr's first hook,
@@ -208,15 +215,16 @@
  *       a failed write-back restores it), read by the host between kernels. In a
  *       launch in O6 the host sets DREAM_PTR_AT_HOME in the dream_ptr of
  *       each array that has all its pages at home; its element i is then
- *       at home + i * sizeof(T): no entry, no hint, a plain access. A launch whose
+ *       at home + i * sizeof(T): no entry, a plain access (its first, a
+ *       miss of the hint, makes the whole array the hint's range). A launch whose
  *       every array is at home runs the kernel's resident build
  *       (DREAM_RESIDENT_KERNEL), which has only that access; any other
  *       launch in O6 runs its no-evict build (DREAM_NO_EVICT_KERNEL,
  *       dream_no_evict), which has no O5. Sound by O6:
  *       every entry was VALID at home before the kernel began (the kernel
  *       boundary orders the data), and nothing leaves VALID while it
- *       runs. A write marks its frame dirty once per thread and page (its
- *       hint). The resident build keeps no call, atomic or warp collective
+ *       runs. A write marks its frame dirty once per thread and page (the
+ *       hint's `dirty`). The resident build keeps no call, atomic or warp collective
  *       inline (a wrong index or type is recorded by one plain store:
  *       dream_access_ok), so the compiler may unroll a user's loop; its
  *       slow paths are capped at fewer registers (compile.py), the kernel's
@@ -226,9 +234,9 @@
  *       the array's count of pages at home (p.at_home) together; where the
  *       count equals the array's pages, every page is VALID at home and
  *       stays so (O6): the access goes to home + offset, and the copy's hint
- *       becomes DREAM_HINT_WHOLE, so that its later accesses go there too,
- *       with no entry, as in a launch that began with the array at home
- *       (O7). Cold CC's first hook fills comp's 4,096 pages early and then
+ *       takes the whole array as its range, so that its later accesses go
+ *       there too, with no entry, as in a launch that began with the array
+ *       at home (O7). Cold CC's first hook fills comp's 4,096 pages early and then
  *       walks a vertex of 163,060 edges alone, three labels an edge, each
  *       missing its hint; now they go home (H200, Kronecker 22: that hook
  *       232-246 -> 190-201 ms; cold BFS pays for the added test, 164-171
@@ -239,8 +247,8 @@
  *       value (no GPU issues a load past an unresolved branch), and L1 holds
  *       no line of a home older than its publish (O6). The count is read at
  *       CTA scope: a stale value is lower, and only delays the switch. A
- *       write in WHOLE marks its page dirty where it is not the last page
- *       the copy marked (the hint's `base`).
+ *       write in the range marks its page dirty where it is not the last
+ *       page the copy marked (the hint's `dirty`).
  *
  * Progress (no livelock under heavy eviction)
  *   A leader that finds pte[p] == LOADING|f|g pins f ahead of the load (the
@@ -1707,8 +1715,8 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
 
 /* Reads element i. Every lane translates on its own. O5: the entry, the
  * element, the entry again; lanes whose page was absent or moved read pinned
- * on the slow path. O6 (no frame reused during this kernel): the frame from
- * the thread's hint or the entry, then the element as a plain load, with no
+ * on the slow path. O6 (no frame reused during this kernel): the element
+ * from the hint's range, or the frame from the entry, as a plain load, with no
  * collective (the lanes that missed read on the slow path as a group of
  * their own); an array at home (O7) is read there. A lane whose entry
  * carries the read-ahead mark reads on the slow path, which reads ahead past
