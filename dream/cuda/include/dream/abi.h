@@ -225,7 +225,7 @@ typedef struct dream_ptr_abi {
 /* An access's translation hint: one thread's copy of a dream_ptr<T> keeps
  * it (fault.cuh, O6). In a launch that evicts nothing it holds a range of
  * elements whose place is known: element i, lo <= i < lo + span, is at
- * base + i * sizeof(T) (a page in its frame, or the whole array at home:
+ * base + (i - lo) * sizeof(T) (a page in its frame, or the whole array at home:
  * O7, O8); span 0 holds none, as the host's zeros do. A range lies inside
  * the array and is set by an access of the copy's own T, so an access in it
  * needs no other check. `dirty` is 1 + the last page this copy marked dirty

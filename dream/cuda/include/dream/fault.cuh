@@ -1474,7 +1474,8 @@ __device__ __forceinline__ bool dream_o6_page(const dream_ptr_abi &p, uint64_t p
 }
 
 /* O6, O7, O8: the hint's range becomes page `page` of p's array, at `b`, or
- * with `whole` the whole array at home. */
+ * with `whole` the whole array at home; `base` is its first element's
+ * address. */
 template <class T>
 __device__ __forceinline__ void dream_hint_range(const dream_ptr_abi &p, dream_hint &h, uint64_t page, const uint8_t *b,
                                                  bool whole)
@@ -1488,7 +1489,7 @@ __device__ __forceinline__ void dream_hint_range(const dream_ptr_abi &p, dream_h
     const uint64_t per = (1ull << p.page_shift) / sizeof(T), lo = page * per; /* element sizes divide pages */
     h.lo = lo;
     h.span = p.n - lo < per ? p.n - lo : per;
-    h.base = (uint64_t)b - lo * sizeof(T);
+    h.base = (uint64_t)b;
 }
 
 /* The entry of the hint's range (its first page's), for a fault's stride
@@ -1595,7 +1596,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     if (i - h.lo < h.span && h.dirty == page + 1) { /* O6: the hint's range, its page marked by this copy */
         uint8_t *b = (uint8_t *)h.base;
         __builtin_assume(__isGlobal(b));
-        r.v = f((T *)(b + byte));
+        r.v = f((T *)b + (i - h.lo));
         r.done = true;
         return r;
     }
@@ -1625,7 +1626,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     if (dream_no_evict(p)) {
         uint8_t *b;
         if (i - h.lo < h.span) { /* the hint's range: the copy's first write to this page there */
-            b = (uint8_t *)h.base + byte;
+            b = (uint8_t *)((T *)h.base + (i - h.lo));
             dream_mark_dirty(&rt->dirty[((uint64_t)b - (uint64_t)p.frames) >> p.page_shift]);
         } else {
             bool whole;
@@ -1727,7 +1728,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     if (i - h.lo < h.span) { /* O6: the hint's range */
         const uint8_t *b = (const uint8_t *)h.base;
         __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD (an assume on the element's address is lost) */
-        return *(const T *)(b + i * sizeof(T));
+        return ((const T *)b)[i - h.lo];
     }
 #endif
     if (!dream_access_ok<T>(p, i))

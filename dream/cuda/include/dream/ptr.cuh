@@ -84,15 +84,19 @@ template <class T> __device__ __forceinline__ T dream_atomic_cas(T *p, T cmp, T 
     return out;
 }
 
-template <class T> struct dream_ref {
-    dream_ptr_abi p;
-    uint64_t i;
-    dream_hint *h; /* the dream_ptr's: accesses keep their last translation there */
+template <class T> struct dream_ptr;
 
-    __device__ __forceinline__ operator T() const { return dream_read<T>(p, i, *h); }
+template <class T> struct dream_ref {
+    /* the dream_ptr's array and hint, read together: the hint's range says
+       where elements of its own array are (abi.h dream_hint), so a ref that
+       outlives a reassignment of its dream_ptr accesses the new array */
+    const dream_ptr<T> *d;
+    uint64_t i;
+
+    __device__ __forceinline__ operator T() const { return dream_read<T>(d->a, i, d->h); }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
-        dream_write<T>(p, i, *h, [=](T *q) { dream_st(q, v); return v; });
+        dream_write<T>(d->a, i, d->h, [=](T *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -101,7 +105,7 @@ template <class T> struct dream_ref {
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
-        dream_write<T>(p, i, *h, [=](T *q) {
+        dream_write<T>(d->a, i, d->h, [=](T *q) {
             const T n = (T)op(dream_ld(q));
             dream_st(q, n);
             return n;
@@ -121,7 +125,7 @@ template <class T> struct dream_ptr {
     mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value:
                                 copy it, never share one object through shared or global memory) */
 
-    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {a, i, &h}; }
+    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {this, i}; }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
 
     /* Runs f(T *) -> T on element i under its page's pin and returns its
