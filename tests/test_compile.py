@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from dream.runtime.backends import all_backends
-from dream.runtime.compile import FAULT_REGISTERS, compile_source, link_kernel, register_cap
+from dream.runtime.compile import FAULT_REGISTERS, NO_EVICT, compile_source, link_kernel, register_cap
 from dream import CompileError
 
 SAMPLE = r'''
@@ -255,7 +255,7 @@ def test_no_evict_build_drops_the_evicting_access_path(backend):
                                  ("-rdc=true",))[0].decode()
             body[ne] = ptx[ptx.index(f".entry {name}"):]
         assert len(body[True].splitlines()) < 0.9 * len(body[False].splitlines()), name
-    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,), no_evict=True)
+    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,), build=NO_EVICT)
     assert image[:4] == b"\x7fELF"
 
 

@@ -39,7 +39,9 @@ copying spill (bench/results-h100/session11/README.md).
 
 The no-evict build (launches that evict nothing, fault.cuh O6) has the
 access path without O5's code: a third of the general build's instructions
-(cc_hook 3,600 -> 2,440), fewer moves of its hints through each access.
+(cc_hook 3,600 -> 2,440), fewer moves of its hints through each access. The
+general build, which then runs only launches that may evict, has O5 alone
+(DREAM_EVICT_KERNEL: cc_hook 1,632 instructions, not yet measured on a GPU).
 Cold CC's first hook, where one thread walks 163,060 edges: 193-201 -> 170-179
 ms; cold BFS, PolyBench and vector add unchanged (H200, Kronecker 22,
 bench/results-h100/session48). It shares the general build's slow paths."""
@@ -186,27 +188,31 @@ def _slow_paths(arch: str, defines: tuple, options: tuple) -> concurrent.futures
     return _SLOW_PATHS.submit(compile_source, "", (), arch, defines, options, "dream_fault.cu")
 
 
+# A kernel's builds (fault.cuh): GENERAL for launches that may evict (O5
+# only), NO_EVICT for those that evict nothing (O6: no O5), RESIDENT for those
+# whose dream arrays are all at home (O7); each its define
+GENERAL, NO_EVICT, RESIDENT = "general", "no-evict", "resident"
+BUILD_DEFINES = {GENERAL: "DREAM_EVICT_KERNEL", NO_EVICT: "DREAM_NO_EVICT_KERNEL", RESIDENT: "DREAM_RESIDENT_KERNEL"}
+
+
 @functools.lru_cache(maxsize=256)
 def link_kernel(source: str, names: tuple, arch: str, defines: tuple, options: tuple = (),
-                filename: str = "kernel.cu", resident: bool = False, no_evict: bool = False) -> tuple[bytes, dict]:
+                filename: str = "kernel.cu", build: str = GENERAL) -> tuple[bytes, dict]:
     """A user kernel for GPU `arch` ("sm_90"): `source` compiled with the
     slow paths declared only, linked to their own module of at most
     FAULT_REGISTERS registers; a kernel with its own register budget
-    (launch bounds, --maxrregcount) is compiled whole instead. `resident`
-    builds it for launches whose arrays are all at home
-    (DREAM_RESIDENT_KERNEL, fault.cuh O7), with the slow paths capped at
-    RESIDENT_FAULT_REGISTERS; `no_evict` for launches that evict nothing
-    (DREAM_NO_EVICT_KERNEL, fault.cuh dream_no_evict). The kernel's own module is compiled without
+    (launch bounds, --maxrregcount) is compiled whole instead. `build`
+    (BUILD_DEFINES) says which launches it runs: RESIDENT's slow paths are
+    capped at RESIDENT_FAULT_REGISTERS. The kernel's own module is compiled without
     the backend's define (`defines`' DREAM_BACKEND_*, dream.cuh): it calls
     no transport, so every backend links the same one (the suite's every
     workload on three backends compiled it three times). Returns (CUBIN,
     {name: lowered name})."""
-    kdefines = (*defines, *(("DREAM_RESIDENT_KERNEL",) if resident else ()),
-                *(("DREAM_NO_EVICT_KERNEL",) if no_evict else ()))
+    kdefines = (*defines, BUILD_DEFINES[build])
     if own_budget(source, options):
         return compile_source(source, names, arch, kdefines, options, filename)
     forwarded = tuple(o for o in options if o.startswith(_FAULT_OPTIONS))
-    cap = RESIDENT_FAULT_REGISTERS if resident else FAULT_REGISTERS
+    cap = RESIDENT_FAULT_REGISTERS if build == RESIDENT else FAULT_REGISTERS
     fault = _slow_paths(arch, defines, (*forwarded, "-rdc=true", f"--maxrregcount={cap}"))
     own = tuple(d for d in kdefines if not d.startswith("DREAM_BACKEND_"))
     kernel, lowered = compile_source(source, names, arch, (*own, "DREAM_FAULT_LINKED"),

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import abi
 from .array import DreamArray
-from .compile import FAULT_REGISTERS, link_kernel, own_budget, register_cap
+from .compile import FAULT_REGISTERS, GENERAL, NO_EVICT, RESIDENT, link_kernel, own_budget, register_cap
 from .cuda import func_registers, max_block_threads, max_blocks_per_sm, param_layout
 from .errors import ConfigError, KernelArgumentError
 
@@ -71,11 +71,6 @@ def _scalar_bytes(value, size: int, i: int, kname: str) -> bytes:
 # only on compile.py's own pool, whose tasks wait on nothing
 _BUILDS = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="dream-build")
 
-# A kernel's builds (fault.cuh): GENERAL for launches that may evict, NO_EVICT
-# for those that evict nothing (O6: the access path without O5's code), and
-# RESIDENT for those whose dream arrays are all at home (O7)
-GENERAL, NO_EVICT, RESIDENT = "general", "no-evict", "resident"
-
 
 class Kernel:
     def __init__(self, rt, source: str, name: str, options=()):
@@ -115,7 +110,7 @@ class Kernel:
 
     def _link(self, options, build: str) -> tuple:
         return link_kernel(self._source, (self.name,), self.rt.gpu.arch, (self.rt._backend.define,),
-                           options, f"{self.name}.cu", build == RESIDENT, build == NO_EVICT)
+                           options, f"{self.name}.cu", build)
 
     def _load_build(self, linked: tuple, build: str):
         """Loads a build (in the caller's thread, where the runtime's context is current)."""

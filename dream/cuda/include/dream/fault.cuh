@@ -1559,12 +1559,20 @@ template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_p
  * bench/results-h100/session48). */
 __device__ __forceinline__ bool dream_no_evict(const dream_ptr_abi &p)
 {
-#ifdef DREAM_NO_EVICT_KERNEL
+#if defined(DREAM_NO_EVICT_KERNEL)
     return true;
+#elif defined(DREAM_EVICT_KERNEL) /* the general build runs only launches that may evict (kernel.py) */
+    return false;
 #else
     return p.flags & DREAM_PTR_NO_EVICT;
 #endif
 }
+
+/* Builds whose launches keep ranges in hints (O6): not the resident one
+ * (every array at home, accessed there) nor the general one (span stays 0) */
+#if !defined(DREAM_RESIDENT_KERNEL) && !defined(DREAM_EVICT_KERNEL)
+#define DREAM_HINT_RANGES
+#endif
 
 /* Whether p's array is at home in this launch (O7): always in the resident
    build, else by the host's flag. */
@@ -1592,7 +1600,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     dream_done<T> r = {T(), false, 0};
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;
-#ifndef DREAM_RESIDENT_KERNEL
+#ifdef DREAM_HINT_RANGES
     if (i - h.lo < h.span && h.dirty == page + 1) { /* O6: the hint's range, its page marked by this copy */
         uint8_t *b = (uint8_t *)h.base;
         __builtin_assume(__isGlobal(b));
@@ -1608,7 +1616,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
             dream_mark_dirty(p.home_dirty + page);
             h.dirty = page + 1;
         }
-#ifndef DREAM_RESIDENT_KERNEL
+#ifdef DREAM_HINT_RANGES
         dream_hint_range<T>(p, h, 0, nullptr, true);
 #endif
         T *q = (T *)(p.home + byte);
@@ -1724,7 +1732,7 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * it. Returns T() when the read could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
-#ifndef DREAM_RESIDENT_KERNEL
+#ifdef DREAM_HINT_RANGES
     if (i - h.lo < h.span) { /* O6: the hint's range */
         const uint8_t *b = (const uint8_t *)h.base;
         __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD (an assume on the element's address is lost) */
@@ -1734,7 +1742,7 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
     if (!dream_access_ok<T>(p, i))
         return T();
     if (dream_at_home(p)) {
-#ifndef DREAM_RESIDENT_KERNEL
+#ifdef DREAM_HINT_RANGES
         dream_hint_range<T>(p, h, 0, nullptr, true);
 #endif
         const T *q = (const T *)(p.home + i * sizeof(T));
