@@ -3,8 +3,8 @@
 # dirty}): an access in it is one compare and the load. Carry [".b/main"]:
 #   rm -rf .b/main && mkdir -p .b/main && git archive main dream pyproject.toml CMakeLists.txt README.md | tar -x -C .b/main
 # mkmut.py's two wrong header sets must each fail their tests; then cold BFS
-# and CC launch by launch and cold PolyBench against main, alternating; then
-# the whole `pytest -m gpu -k "not nvme"`.
+# and CC launch by launch, cold PolyBench at x = 0 and 8 (the general build is
+# O5 alone now) against main, alternating. c2_range.sh runs the GPU suites.
 export PYTHONUNBUFFERED=1
 exec > $OUT/log.txt 2>&1
 t0=$(date +%s); T() { echo "== $1 [$(( $(date +%s) - t0 )) s]"; }
@@ -30,11 +30,7 @@ for v in main range main range; do
 done
 for v in main range; do
   unset PYTHONPATH; if [ $v = main ]; then export PYTHONPATH=/tmp/mainpkg; fi
-  (cd /tmp && timeout 120 python3 -P -m dream bench polybench --backend direct --oversubscription 0 --runs 3 --systems dream \
+  (cd /tmp && timeout 200 python3 -P -m dream bench polybench --backend direct --oversubscription 0,8 --runs 3 --systems dream \
      --out /tmp/p_$v > /tmp/p_$v.log 2>&1; echo "$v rc=$?"; grep '| dream' /tmp/p_$v/polybench.md | cut -c1-120)
   T "$v polybench"
 done
-unset PYTHONPATH
-timeout 300 python3 -P -m pytest -m gpu -k "not nvme" --timeout 60 -q -p no:cacheprovider -rf tests > $OUT/gpu_not_nvme.txt 2>&1; echo rc=$?
-tail -4 $OUT/gpu_not_nvme.txt
-T "gpu not nvme"
