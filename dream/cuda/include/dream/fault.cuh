@@ -1433,6 +1433,17 @@ __device__ __forceinline__ void dream_mark_dirty(uint32_t *d)
         *d = 1;
 }
 
+/* O7, O8: a write at home marks its page dirty unless `last`, the hint's
+ * word that keeps the entry of the page this copy last marked, names it. */
+__device__ __forceinline__ void dream_home_written(const dream_ptr_abi &p, uint64_t page, uint64_t &last)
+{
+    const uint64_t key = (uint64_t)(p.pte + page);
+    if (last != key) {
+        dream_mark_dirty(p.home_dirty + page);
+        last = key;
+    }
+}
+
 /* O8: whether every page of p's array (it has homes) is VALID at home now:
  * its count (at_home, O7) read relaxed at CTA scope, which L1 may serve
  * stale, only ever lower (in O6 no page leaves VALID). */
@@ -1569,10 +1580,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
         return r;
     if (dream_at_home(p)) {
         const uint64_t page = (i * sizeof(T)) >> p.page_shift;
-        if (h.pte != (uint64_t)(p.pte + page)) { /* the thread's first write to the page (its hint) */
-            dream_mark_dirty(p.home_dirty + page);
-            h.pte = (uint64_t)(p.pte + page);
-        }
+        dream_home_written(p, page, h.pte);
         T *q = (T *)(p.home + i * sizeof(T));
         __builtin_assume(__isGlobal(q)); /* global accesses, not generic: frames are device memory */
         r.v = f(q);
@@ -1589,10 +1597,7 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
     uint64_t *pte = p.pte + page;
     if (dream_no_evict(p)) {
         if (h.pte == DREAM_HINT_WHOLE) { /* O8; `base` keeps the entry of the page last marked dirty */
-            if (h.base != (uint64_t)pte) {
-                dream_mark_dirty(p.home_dirty + page);
-                h.base = (uint64_t)pte;
-            }
+            dream_home_written(p, page, h.base);
             T *q = (T *)(p.home + byte);
             __builtin_assume(__isGlobal(q));
             r.v = f(q);
