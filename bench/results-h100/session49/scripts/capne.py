@@ -4,11 +4,17 @@ both modules of the no-evict build get --maxrregcount=cap (the headers then
 copy with 4 loads in flight a lane and keep no early start, direct.cuh);
 the general and resident builds are main's. `graphs`: BFS and CC launch by
 launch, cold, warm (the resident build) and warm in the no-evict build with
-the arrays at home; `polybench`: `dream bench polybench` with argv[3:]."""
+the arrays at home; `polybench`: `dream bench polybench` with argv[3:];
+`serial`: session 35's serial fault. DREAM_INC: headers to build with."""
+import os
 import sys
 import time
+from pathlib import Path
 import dream.runtime.compile as C
 import dream.runtime.kernel as K
+
+if os.environ.get("DREAM_INC"):  # variant headers
+    C.INCLUDE_DIR = Path(os.environ["DREAM_INC"])
 
 cap, what = int(sys.argv[1]), sys.argv[2]
 orig = K.link_kernel
@@ -25,6 +31,10 @@ def capped(source, names, arch, defines, options=(), filename="kernel.cu", build
 
 
 K.link_kernel = capped
+if what == "serial":
+    sys.argv = [sys.argv[0], f"cap{cap}"]
+    exec(open(Path(__file__).parents[2] / "session35" / "scripts" / "serial.py").read())
+    sys.exit(0)
 if what == "polybench":
     from dream.bench.cli import main
     sys.exit(main(["polybench", *sys.argv[3:]]))
