@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from dream.runtime.backends import all_backends
-from dream.runtime.compile import FAULT_REGISTERS, NO_EVICT, compile_source, link_kernel, register_cap
+from dream.runtime.compile import FAULT_REGISTERS, GENERAL, NO_EVICT, compile_source, link_kernel, register_cap
 from dream import CompileError
 
 SAMPLE = r'''
@@ -241,22 +241,26 @@ def test_resident_build_keeps_no_warp_collective_inline(backend):
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
-def test_no_evict_build_drops_the_evicting_access_path(backend):
+def test_general_and_no_evict_builds_each_drop_the_others_access_path(backend):
     # the no-evict build (DREAM_NO_EVICT_KERNEL, fault.cuh dream_no_evict) runs
-    # only launches that evict nothing: the access path's O5 code (a read's
-    # entry read twice around the element, the pinned accesses inline) is not
-    # in it, in a kernel of reads and in one of every access kind
+    # only launches that evict nothing, the general one (DREAM_EVICT_KERNEL)
+    # only launches that may: the no-evict build has no O5 code (a read's
+    # entry read twice around the element, the pinned accesses inline), the
+    # general one no O6 code (the hint's ranges among it), in a kernel of
+    # reads and in one of every access kind; a module built with neither
+    # define (the slow paths') has both
     define = all_backends()[backend].define
     for src, name in ((READ_LOOP, "read_loop"), (SAMPLE, "sample")):
-        body = {}
-        for ne in (False, True):
-            ptx = compile_source(src, (name,), "compute_90",
-                                 (define, "DREAM_FAULT_LINKED", *(("DREAM_NO_EVICT_KERNEL",) if ne else ())),
+        lines = {}
+        for build in ((), ("DREAM_EVICT_KERNEL",), ("DREAM_NO_EVICT_KERNEL",)):
+            ptx = compile_source(src, (name,), "compute_90", (define, "DREAM_FAULT_LINKED", *build),
                                  ("-rdc=true",))[0].decode()
-            body[ne] = ptx[ptx.index(f".entry {name}"):]
-        assert len(body[True].splitlines()) < 0.9 * len(body[False].splitlines()), name
-    image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,), build=NO_EVICT)
-    assert image[:4] == b"\x7fELF"
+            lines[build] = len(ptx[ptx.index(f".entry {name}"):].splitlines())
+        assert lines[("DREAM_EVICT_KERNEL",)] < 0.95 * lines[()], (name, lines)
+        assert lines[("DREAM_NO_EVICT_KERNEL",)] < 0.95 * lines[()], (name, lines)
+    for build in (GENERAL, NO_EVICT):
+        image, _ = link_kernel(READ_LOOP, ("read_loop",), "sm_90", (define,), build=build)
+        assert image[:4] == b"\x7fELF"
 
 
 MIN_MAX = r'''

@@ -1486,6 +1486,8 @@ __device__ __forceinline__ void dream_hint_range(const dream_ptr_abi &p, dream_h
         h.base = (uint64_t)p.home;
         return;
     }
+    static_assert(sizeof(T) <= 16 && (sizeof(T) & (sizeof(T) - 1)) == 0,
+                  "a page's range needs an element size that divides the page (array.py allows 1-16 bytes, powers of 2)");
     const uint64_t per = (1ull << p.page_shift) / sizeof(T), lo = page * per; /* element sizes divide pages */
     h.lo = lo;
     h.span = p.n - lo < per ? p.n - lo : per;
