@@ -1107,6 +1107,7 @@ def test_an_array_whole_at_home_is_read_there_for_the_rest_of_the_launch(make_rt
         st = rt.stats()
         assert st.evictions == 0 and st.whole >= 2 * threads, st   # v_write's and v_rw's copies, at least
 
+
 def test_out_of_bounds_raises_named_error(make_rt):
     src = r'''extern "C" __global__ void oob(dream_ptr<float> a, long long i) {
         if (threadIdx.x == 5 && blockIdx.x == 1) a[i] = 1.0f; }'''

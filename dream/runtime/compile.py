@@ -41,10 +41,12 @@ The no-evict build (launches that evict nothing, fault.cuh O6) has the
 access path without O5's code: a third of the general build's instructions
 (cc_hook 3,600 -> 2,440), fewer moves of its hints through each access. The
 general build, which then runs only launches that may evict, has O5 alone
-(DREAM_EVICT_KERNEL: cc_hook 1,632 instructions, not yet measured on a GPU).
-Cold CC's first hook, where one thread walks 163,060 edges: 193-201 -> 170-179
-ms; cold BFS, PolyBench and vector add unchanged (H200, Kronecker 22,
-bench/results-h100/session48). It shares the general build's slow paths."""
+(DREAM_EVICT_KERNEL: cc_hook 1,632 instructions). Cold CC's first hook, where
+one thread walks 163,060 edges: 193-201 -> 170-179 ms; cold BFS, PolyBench and
+vector add unchanged (H200, Kronecker 22, bench/results-h100/session48). It
+shares the general build's slow paths, whose 128 registers it runs at: 16
+warps an SM in 256-thread blocks, which halves the throughput of cold graph
+launches against the resident build's (bench/results-h100/session49)."""
 from __future__ import annotations
 
 import concurrent.futures
