@@ -1156,6 +1156,47 @@ def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt):
         assert out.get()[0] == 1.0
 
 
+SHARED_PTR = r'''extern "C" __global__ void shared_ptr(dream_ptr<int> a, const long long *idx, int *out, int rounds) {
+    __shared__ dream_ptr<int> s;   /* one object for the block: a pattern of plain CUDA, */
+    if (threadIdx.x == 0)          /* which README forbids for speed, not for correctness */
+        s = a;
+    __syncthreads();
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    int sum = 0;
+    for (int r = 0; r < rounds; r++) {
+        const long long i = idx[(t * rounds + r) % (gridDim.x * (long long)blockDim.x)];
+        sum += s[i];
+        s[i] += 0;                 /* a write through the shared object as well */
+    }
+    out[t] = sum;
+}'''
+
+
+def test_a_dream_ptr_shared_by_a_block_reads_each_element_right(make_rt):
+    # threads of a block sharing one dream_ptr object (in shared memory) would
+    # race on its hint's range, and an access in a range is unchecked
+    # (fault.cuh O6): such an object's accesses take no hint (ptr.cuh
+    # dream_ref::hint). Each thread reads pages other than its neighbours',
+    # in a launch that loads them (no-evict build) and in one with every page
+    # at home (resident build)
+    import cupy
+    n, threads, rounds = 1 << 20, 256 * 64, 8
+    data = np.arange(n, dtype=np.int32) * 7 + 3
+    rng = np.random.default_rng(4)
+    idx = rng.integers(0, n, threads, dtype=np.int64)
+    want = np.array([sum(int(data[idx[(t * rounds + r) % threads]]) for r in range(rounds)) for t in range(threads)],
+                    dtype=np.int64).astype(np.int32)
+    with make_rt(page_size=4096, gpu_memory="8MiB") as rt:
+        a = rt.array(data)
+        k = rt.kernel(SHARED_PTR, "shared_ptr")
+        out = cupy.zeros(threads, np.int32)
+        for _ in range(2):   # the first launch loads the pages; the second finds them all at home
+            k(64, 256, (a, cupy.asarray(idx), out, np.int32(rounds)))
+            np.testing.assert_array_equal(out.get(), want)
+        assert a.slot in rt._at_home()
+        np.testing.assert_array_equal(a.to_numpy(), data)
+
+
 PAST_THE_END = r'''extern "C" __global__ void edge(dream_ptr<float> a, dream_ptr<float> b, long long i, float *out) {
     if (threadIdx.x == 3 && blockIdx.x == 1) {
         out[0] = a[999] + b[0];   /* the copy's hint: a's last page, or all of a */

@@ -93,10 +93,25 @@ template <class T> struct dream_ref {
     const dream_ptr<T> *d;
     uint64_t i;
 
-    __device__ __forceinline__ operator T() const { return dream_read<T>(d->a, i, d->h); }
+    /* The hint an access takes: its dream_ptr's, or `fresh` (none) where the
+       dream_ptr is one object in shared or global memory: its threads would
+       race on one hint's range, and an access in a range is unchecked
+       (fault.cuh O6). The test folds away for a thread's own copy. */
+    __device__ __forceinline__ dream_hint &hint(dream_hint &fresh) const
+    {
+        if (__isShared(d) || __isGlobal(d))
+            return fresh = dream_hint{}, fresh;
+        return d->h;
+    }
+    __device__ __forceinline__ operator T() const
+    {
+        dream_hint fresh;
+        return dream_read<T>(d->a, i, hint(fresh));
+    }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
-        dream_write<T>(d->a, i, d->h, [=](T *q) { dream_st(q, v); return v; });
+        dream_hint fresh;
+        dream_write<T>(d->a, i, hint(fresh), [=](T *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -105,7 +120,8 @@ template <class T> struct dream_ref {
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
-        dream_write<T>(d->a, i, d->h, [=](T *q) {
+        dream_hint fresh;
+        dream_write<T>(d->a, i, hint(fresh), [=](T *q) {
             const T n = (T)op(dream_ld(q));
             dream_st(q, n);
             return n;
@@ -135,7 +151,8 @@ template <class T> struct dream_ptr {
        dream_done). */
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
-        return dream_write<T>(a, i, h, f).v;
+        dream_hint fresh;
+        return dream_write<T>(a, i, dream_ref<T>{this, i}.hint(fresh), f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
     __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
