@@ -34,16 +34,17 @@ def test_owner_encoding_roundtrip():
     assert int(own) != abi.OWNER_NONE
 
 
-def _record(index=0, where=0, type_=0):
+def _record(index=0, where=0):
     r = np.zeros((), dtype=abi.RESIDENT_FAIL)
-    r["index"], r["where"], r["type"] = index, where, type_
+    r["index"], r["where"] = index, where
     return r.tobytes()
 
 
 def test_resident_failure_decodes_what_the_device_stores():
     """fault.cuh dream_access_ok's records in the resident build: a wrong
     index with its slot, thread and block (linear, back to (x, y, z) of
-    the launch; a block past the field's range), a wrong type, none."""
+    the launch; a block past the field's range), a wrong type (slot 0's
+    too: its record is not zero), none."""
     grid, block = (7, 5, 3), (8, 4, 2)
     blk, thread = 3 + 7 * (4 + 5 * 2), 6 + 8 * (1 + 4 * 1)
     where = (abi.MAX_SLOTS - 1) | thread << abi.RFAIL_THREAD_SHIFT | (blk + 1) << abi.RFAIL_BLOCK_SHIFT
@@ -52,5 +53,6 @@ def test_resident_failure_decodes_what_the_device_stores():
     far = 1023 << abi.RFAIL_THREAD_SHIFT | (abi.RFAIL_BLOCK_MAX + 1) << abi.RFAIL_BLOCK_SHIFT
     assert abi.resident_failure(_record(5, far), (2**31, 2, 1), (1024, 1, 1)) == \
         (abi.ERR_BOUNDS, 0, 5, None, (1023, 0, 0))
-    assert abi.resident_failure(_record(5, where, 9 | 8 << 32), grid, block) == (abi.ERR_TYPE, 9, 8)
+    assert abi.resident_failure(_record(8, 9), grid, block) == (abi.ERR_TYPE, 9, 8)
+    assert abi.resident_failure(_record(16, 0), grid, block) == (abi.ERR_TYPE, 0, 16)
     assert abi.resident_failure(_record(), grid, block) is None

@@ -20,8 +20,7 @@ PYBIND11_MODULE(_abi, m)
     STRUCT(dream_error, FIELD(dream_error, code); FIELD(dream_error, count); FIELD(dream_error, slot);
            FIELD(dream_error, where); FIELD(dream_error, index); FIELD(dream_error, page);
            FIELD(dream_error, block); FIELD(dream_error, thread); FIELD(dream_error, detail));
-    STRUCT(dream_resident_fail, FIELD(dream_resident_fail, index); FIELD(dream_resident_fail, where);
-           FIELD(dream_resident_fail, type); FIELD(dream_resident_fail, pad));
+    STRUCT(dream_resident_fail, FIELD(dream_resident_fail, index); FIELD(dream_resident_fail, where));
     STRUCT(dream_rt_state, FIELD(dream_rt_state, frames); FIELD(dream_rt_state, ref);
            FIELD(dream_rt_state, owner); FIELD(dream_rt_state, dirty); FIELD(dream_rt_state, loaded);
            FIELD(dream_rt_state, arrays);

@@ -15,27 +15,24 @@ ERROR = np.dtype([
     ("block", "<u4", (3,)), ("thread", "<u4", (3,)), ("detail", "<u4", (4,)),
 ])
 
-RESIDENT_FAIL = np.dtype([("index", "<u8"), ("where", "<u8"), ("type", "<u8"), ("pad", "<u8")])
+RESIDENT_FAIL = np.dtype([("index", "<u8"), ("where", "<u8")])
 RESIDENT_FAIL_SYMBOL = "dream_resident_failure"  # fault.cuh: the variable of a resident build's module
 RFAIL_THREAD_SHIFT, RFAIL_BLOCK_SHIFT, RFAIL_BLOCK_MAX = 23, 33, 0x7FFFFFFE
 
 
 def resident_failure(raw: bytes, grid, block):
     """What a resident build recorded (RESIDENT_FAIL bytes) in a launch of
-    `grid` x `block`: None; (ERR_TYPE, slot, sizeof(T)); or (ERR_BOUNDS,
-    slot, index, block, thread), block and thread as (x, y, z), block None
-    where it lies at or past RFAIL_BLOCK_MAX. A wrong type is told first: every
-    access through that dream_ptr failed."""
+    `grid` x `block`: None; (ERR_TYPE, slot, sizeof(T)), where the block
+    field is zero; or (ERR_BOUNDS, slot, index, block, thread), block and
+    thread as (x, y, z), block None where it lies at or past RFAIL_BLOCK_MAX."""
     r = np.frombuffer(raw, dtype=RESIDENT_FAIL)[0]
-    t, w = int(r["type"]), int(r["where"])
-    if t:
-        return ERR_TYPE, t & 0xFFFFFFFF, t >> 32
-    if not w:
-        return None
+    i, w = int(r["index"]), int(r["where"])
     slot = w & ((1 << RFAIL_THREAD_SHIFT) - 1)
-    thread = w >> RFAIL_THREAD_SHIFT & ((1 << (RFAIL_BLOCK_SHIFT - RFAIL_THREAD_SHIFT)) - 1)
     blk = (w >> RFAIL_BLOCK_SHIFT) - 1
-    return (ERR_BOUNDS, slot, int(r["index"]),
+    if blk < 0:
+        return (ERR_TYPE, slot, i) if i or w else None
+    thread = w >> RFAIL_THREAD_SHIFT & ((1 << (RFAIL_BLOCK_SHIFT - RFAIL_THREAD_SHIFT)) - 1)
+    return (ERR_BOUNDS, slot, i,
             None if blk == RFAIL_BLOCK_MAX else (blk % grid[0], blk // grid[0] % grid[1], blk // (grid[0] * grid[1])),
             (thread % block[0], thread // block[0] % block[1], thread // (block[0] * block[1])))
 

@@ -125,18 +125,17 @@ typedef struct dream_error {
     uint32_t detail[4]; /* transport: status/syndrome, queue, slot/wqe index, opcode */
 } dream_error;
 
-/* The resident build's records of failed accesses (fault.cuh,
+/* The resident build's record of a failed access (fault.cuh,
  * dream_access_ok): the variable dream_resident_failure of the kernel's own
  * module, zero until an access fails, read and cleared by the host after
- * the launch. `index` and `where` are written by one 16-byte store (a wrong
- * index), `type` by one 8-byte store (a wrong element type); of threads
- * failing together, the last store stands. */
+ * the launch, written by one 16-byte store; of threads failing together,
+ * the last store stands. A wrong index has its block field (block + 1)
+ * nonzero; a wrong element type has it zero, and `index` is sizeof(T). */
 typedef struct dream_resident_fail {
-    uint64_t index; /* the element index */
+    uint64_t index; /* the element index, or sizeof(T) for a wrong type */
     uint64_t where; /* slot | thread << DREAM_RFAIL_THREAD_SHIFT | (block + 1) << DREAM_RFAIL_BLOCK_SHIFT:
-                       thread linear in its block, block linear in the grid (at most DREAM_RFAIL_BLOCK_MAX) */
-    uint64_t type;  /* slot | sizeof(T) << 32 */
-    uint64_t pad;
+                       thread linear in its block, block linear in the grid (at most DREAM_RFAIL_BLOCK_MAX);
+                       the slot alone for a wrong type */
 } dream_resident_fail;
 #define DREAM_RFAIL_THREAD_SHIFT 23
 #define DREAM_RFAIL_BLOCK_SHIFT 33
@@ -261,9 +260,8 @@ DREAM_STATIC_ASSERT(sizeof(dream_error) == 72, "dream_error");
 DREAM_CHECK_OFFSET(dream_error, index, 16);
 DREAM_CHECK_OFFSET(dream_error, block, 32);
 DREAM_CHECK_OFFSET(dream_error, detail, 56);
-DREAM_STATIC_ASSERT(sizeof(dream_resident_fail) == 32, "dream_resident_fail");
-DREAM_CHECK_OFFSET(dream_resident_fail, where, 8); /* index and where: one 16-byte store */
-DREAM_CHECK_OFFSET(dream_resident_fail, type, 16);
+DREAM_STATIC_ASSERT(sizeof(dream_resident_fail) == 16, "dream_resident_fail: one 16-byte store");
+DREAM_CHECK_OFFSET(dream_resident_fail, where, 8);
 DREAM_STATIC_ASSERT(DREAM_RFAIL_THREAD_SHIFT >= 23 && (1u << 23) >= DREAM_MAX_SLOTS &&
                         DREAM_RFAIL_BLOCK_SHIFT - DREAM_RFAIL_THREAD_SHIFT == 10 &&
                         (DREAM_RFAIL_BLOCK_MAX + 1) >> (64 - DREAM_RFAIL_BLOCK_SHIFT) == 0,

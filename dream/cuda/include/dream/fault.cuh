@@ -1523,11 +1523,13 @@ __device__ __noinline__ void dream_access_failed(dream_ptr_abi p, uint64_t i, ui
  * unrolling the user's loop and from reusing a value loaded the iteration
  * before, and so does a second store on the same path; one store does
  * neither (CC's hook in the resident build, Kronecker 22, H100: 77-80 ->
- * 72-74 ms; bench/results-h100/session31). Threads failing together
- * overwrite each other's record. A 16-byte store is written whole by the
- * GPUs dream runs on, though PTX does not promise it: two threads' halves
- * would pair one's index with the other's array, thread and block. */
-__device__ ulonglong2 dream_resident_failure[2];
+ * 72-74 ms; bench/results-h100/session31). A wrong index and a wrong type
+ * share it, their values selected (abi.h), so that a read's failure is one
+ * predicated store (dream_read). Threads failing together overwrite each
+ * other's record. A 16-byte store is written whole
+ * by the GPUs dream runs on, though PTX does not promise it: two threads'
+ * halves would pair one's index with the other's array, thread and block. */
+__device__ ulonglong2 dream_resident_failure;
 #endif
 
 /* Whether element i is in p's bounds and of its type T; else records which
@@ -1537,14 +1539,13 @@ template <class T> __device__ __forceinline__ bool dream_access_ok(const dream_p
     if (sizeof(T) == p.elem_size && i < p.n)
         return true;
 #ifdef DREAM_RESIDENT_KERNEL
-    if (sizeof(T) != p.elem_size) {
-        dream_resident_failure[1].x = p.slot | (uint64_t)sizeof(T) << 32;
-    } else {
+    { /* one store, its values selected (abi.h) */
+        const bool type = sizeof(T) != p.elem_size;
         const uint64_t block = blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z);
         const uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-        dream_resident_failure[0] =
-            make_ulonglong2(i, p.slot | (uint64_t)thread << DREAM_RFAIL_THREAD_SHIFT |
-                                   (min(block, DREAM_RFAIL_BLOCK_MAX) + 1) << DREAM_RFAIL_BLOCK_SHIFT);
+        const uint64_t at = (uint64_t)thread << DREAM_RFAIL_THREAD_SHIFT |
+                            (min(block, DREAM_RFAIL_BLOCK_MAX) + 1) << DREAM_RFAIL_BLOCK_SHIFT;
+        dream_resident_failure = make_ulonglong2(type ? sizeof(T) : i, p.slot | (type ? 0 : at));
     }
 #else
     dream_access_failed(p, i, sizeof(T));
@@ -1734,6 +1735,22 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * it. Returns T() when the read could not be made (the error is recorded). */
 template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
 {
+#ifdef DREAM_RESIDENT_KERNEL
+    /* element i at home, or element 0 (every array has one) where the check
+       fails, loaded before the failure is recorded: a load and a predicated
+       store, no branch. With the check first, each load waited for the
+       branch of the access before it (CC's hooks, Kronecker 22, H100: 49.7-51.0
+       -> 47.1-49.2 ms); written as `return ok ? v : T()`, ptxas made the load
+       conditional again (bench/results-h100/session50) */
+    const bool ok = sizeof(T) == p.elem_size && i < p.n;
+    const T *q = (const T *)(p.home + (ok ? i * sizeof(T) : 0));
+    __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+    const T v = *q;
+    if (ok)
+        return v;
+    dream_access_ok<T>(p, i); /* records the failure */
+    return T();
+#else
 #ifdef DREAM_HINT_RANGES
     if (i - h.lo < h.span) { /* O6: the hint's range */
         const uint8_t *b = (const uint8_t *)h.base;
@@ -1751,9 +1768,6 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
         __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
         return *q;
     }
-#ifdef DREAM_RESIDENT_KERNEL
-    __builtin_unreachable();
-#else
     dream_rt_state *rt = p.rt;
     const uint64_t byte = i * sizeof(T);
     const uint64_t page = byte >> p.page_shift;

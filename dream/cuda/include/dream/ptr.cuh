@@ -99,8 +99,10 @@ template <class T> struct dream_ref {
        (fault.cuh O6). The test folds away for a thread's own copy. */
     __device__ __forceinline__ dream_hint &hint(dream_hint &fresh) const
     {
+#ifndef DREAM_RESIDENT_KERNEL /* whose accesses take no hint: a check there made ptxas unroll less */
         if (__isShared(d) || __isGlobal(d))
             return fresh = dream_hint{}, fresh;
+#endif
         return d->h;
     }
     __device__ __forceinline__ operator T() const
