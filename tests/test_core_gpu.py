@@ -1156,29 +1156,52 @@ def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt):
         assert out.get()[0] == 1.0
 
 
-SHARED_PTR = r'''extern "C" __global__ void shared_ptr(dream_ptr<int> a, const long long *idx, int *out, int rounds) {
-    __shared__ dream_ptr<int> s;   /* one object for the block: a pattern of plain CUDA, */
-    if (threadIdx.x == 0)          /* which README forbids for speed, not for correctness */
+SHARED_PTR = r'''
+/* each thread reads and writes through P, one dream_ptr object shared with other threads */
+#define ACCESS(P)                                                                                  \
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;                        \
+    int sum = 0;                                                                                  \
+    for (int r = 0; r < rounds; r++) {                                                            \
+        const long long i = idx[(t * rounds + r) % (gridDim.x * (long long)blockDim.x)];         \
+        sum += P[i];                                                                              \
+        P[i] += 0;                                                                                \
+    }                                                                                             \
+    out[t] = sum;
+
+/* one object for the block: a pattern of plain CUDA */
+extern "C" __global__ void shared_ptr(dream_ptr<int> a, const long long *idx, int *out, int rounds) {
+    __shared__ dream_ptr<int> s;
+    if (threadIdx.x == 0)
         s = a;
     __syncthreads();
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    int sum = 0;
-    for (int r = 0; r < rounds; r++) {
-        const long long i = idx[(t * rounds + r) % (gridDim.x * (long long)blockDim.x)];
-        sum += s[i];
-        s[i] += 0;                 /* a write through the shared object as well */
-    }
-    out[t] = sum;
+    ACCESS(s)
+}
+
+/* one object for a cluster of two blocks: the first block's, which the
+   second reaches through distributed shared memory (sm_90) */
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_ptr(dream_ptr<int> a, const long long *idx, int *out,
+                                                                 int rounds) {
+    __shared__ dream_ptr<int> s;
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    if (rank == 0 && threadIdx.x == 0)
+        s = a;
+    asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory");
+    dream_ptr<int> *first;
+    asm("mapa.u64 %0, %1, 0;" : "=l"(first) : "l"(&s));
+    ACCESS((*first))
+    asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory"); /* the first block's s outlives the uses */
 }'''
 
 
-def test_a_dream_ptr_shared_by_a_block_reads_each_element_right(make_rt):
-    # threads of a block sharing one dream_ptr object (in shared memory) would
-    # race on its hint's range, and an access in a range is unchecked
-    # (fault.cuh O6): such an object's accesses take no hint (ptr.cuh
-    # dream_ref::hint). Each thread reads pages other than its neighbours',
-    # in a launch that loads them (no-evict build) and in one with every page
-    # at home (resident build)
+@pytest.mark.parametrize("kernel", ["shared_ptr", "cluster_ptr"])
+def test_a_dream_ptr_shared_by_threads_reads_each_element_right(make_rt, kernel):
+    # threads sharing one dream_ptr object (in their block's shared memory, or
+    # in another block's of their cluster) would race on its hint's range, and
+    # an access in a range is unchecked (fault.cuh O6): such an object's
+    # accesses take no hint (ptr.cuh dream_ref::hint). Each thread reads pages
+    # other than its neighbours', in a launch that loads them (no-evict build)
+    # and in one with every page at home (resident build)
     import cupy
     n, threads, rounds = 1 << 20, 256 * 64, 8
     data = np.arange(n, dtype=np.int32) * 7 + 3
@@ -1188,7 +1211,7 @@ def test_a_dream_ptr_shared_by_a_block_reads_each_element_right(make_rt):
                     dtype=np.int64).astype(np.int32)
     with make_rt(page_size=4096, gpu_memory="8MiB") as rt:
         a = rt.array(data)
-        k = rt.kernel(SHARED_PTR, "shared_ptr")
+        k = rt.kernel(SHARED_PTR, kernel)
         out = cupy.zeros(threads, np.int32)
         for _ in range(2):   # the first launch loads the pages; the second finds them all at home
             k(64, 256, (a, cupy.asarray(idx), out, np.int32(rounds)))

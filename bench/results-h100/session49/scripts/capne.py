@@ -1,11 +1,12 @@
-"""Session 49: the no-evict build with its registers capped (argv[1]: the
+"""Session 49 (LABELS and the n suffix added in session 50): the no-evict build with its registers capped (argv[1]: the
 cap, 0 = main's link; argv[2]: "graphs" or "polybench"). Measurement only:
 both modules of the no-evict build get --maxrregcount=cap (the headers then
 copy with 4 loads in flight a lane and keep no early start, direct.cuh);
 the general and resident builds are main's. `graphs`: BFS and CC launch by
 launch, cold, warm (the resident build) and warm in the no-evict build with
 the arrays at home; `polybench`: `dream bench polybench` with argv[3:];
-`serial`: session 35's serial fault. DREAM_INC: headers to build with."""
+`serial`: session 35's serial fault. DREAM_INC: headers to build with. A cap
+written with an n (80n) is not told to the headers (capped.py's rule)."""
 import os
 import sys
 import time
@@ -16,7 +17,9 @@ import dream.runtime.kernel as K
 if os.environ.get("DREAM_INC"):  # variant headers
     C.INCLUDE_DIR = Path(os.environ["DREAM_INC"])
 
-cap, what = int(sys.argv[1]), sys.argv[2]
+cap, what = int(sys.argv[1].rstrip("n")), sys.argv[2]
+if sys.argv[1].endswith("n"):  # the cap not told to the headers: 8 loads in flight a lane, early start kept
+    C.register_cap = lambda options: ()
 orig = K.link_kernel
 
 
@@ -62,7 +65,7 @@ for kern in ("bfs", "cc"):
         b, build = pack(self, args, warps)
         return b, (K.NO_EVICT if mode[0] == "warm-ne-home" and build == K.RESIDENT else build)
     K.Kernel.__call__, K.Kernel._pack = wrapped, packed
-    for label in ("cold", "warm", "warm-ne-home", "cold", "warm-ne-home"):
+    for label in os.environ.get("LABELS", "cold warm warm-ne-home cold warm-ne-home").split():
         mode[0] = label
         run.resident = label != "cold"
         w.reset(run, 0)

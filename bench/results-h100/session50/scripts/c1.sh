@@ -13,7 +13,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -m pip install -q --no-deps --no-build-isolation . > /tmp/i.log 2>&1 || { tail -30 /tmp/i.log; exit 1; }
 python3 -m pip install -q --no-deps --no-build-isolation --target /tmp/mainpkg .b/main > /tmp/m.log 2>&1 || { tail -30 /tmp/m.log; exit 1; }
 T installed
-R=$PWD; S=$R/bench/results-h100/session50/scripts/capne.py; I=$R/bench/results-h100/session47/scripts/inc_pytest.py
+R=$PWD; S=$R/bench/results-h100/session49/scripts/capne.py; I=$R/bench/results-h100/session47/scripts/inc_pytest.py
 timeout 150 python3 -P -m pytest --timeout 60 -q -p no:cacheprovider -rf tests/test_core_gpu.py -k "shared_by_a_block" 2>&1 | tail -3
 echo "on main's headers (expected to fail):"
 (cd /tmp && timeout 90 python3 -P $I $R/.b/main/dream/cuda/include --timeout 60 -q -p no:cacheprovider $R/tests/test_core_gpu.py -k "shared_by_a_block and direct" 2>&1 | tail -1)

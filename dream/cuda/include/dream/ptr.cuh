@@ -94,13 +94,17 @@ template <class T> struct dream_ref {
     uint64_t i;
 
     /* The hint an access takes: its dream_ptr's, or `fresh` (none) where the
-       dream_ptr is one object in shared or global memory: its threads would
-       race on one hint's range, and an access in a range is unchecked
-       (fault.cuh O6). The test folds away for a thread's own copy. */
+       dream_ptr is not the thread's own copy (in shared memory, a cluster's
+       included, or in global or constant memory): threads sharing one object
+       would race on its hint's range, and an access in a range is unchecked
+       (fault.cuh O6). The test folds away for a thread's own copy. Not in the
+       resident build, where a check made ptxas unroll less: its reads take
+       no hint, and a shared object's `dirty` names a page some thread has
+       already marked in this launch. */
     __device__ __forceinline__ dream_hint &hint(dream_hint &fresh) const
     {
-#ifndef DREAM_RESIDENT_KERNEL /* whose accesses take no hint: a check there made ptxas unroll less */
-        if (__isShared(d) || __isGlobal(d))
+#ifndef DREAM_RESIDENT_KERNEL
+        if (!__isLocal(d))
             return fresh = dream_hint{}, fresh;
 #endif
         return d->h;
