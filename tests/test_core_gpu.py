@@ -1133,26 +1133,29 @@ def test_out_of_bounds_raises_named_error(make_rt):
         assert a.to_numpy()[998] == 1.0
 
 
-def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt):
+@pytest.mark.parametrize("index", ["long long", "int"])
+def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt, index):
     # a read that fails its check at home (the resident build: no entry, no
     # slow path) returns T() and names the failure; the other tests of this
-    # build write or read with the wrong type
+    # build write or read with the wrong type. A signed 32-bit index is
+    # checked in 32 bits there (fault.cuh dream_read): a negative one too
     import cupy
-    src = r'''extern "C" __global__ void rd(dream_ptr<float> a, long long i, float *out) {
-        if (threadIdx.x == 3 && blockIdx.x == 1) *out = a[i]; }'''
+    src = r'''extern "C" __global__ void rd(dream_ptr<float> a, INDEX i, float *out) {
+        if (threadIdx.x == 3 && blockIdx.x == 1) *out = a[i]; }'''.replace("INDEX", index)
+    box = np.int64 if index == "long long" else np.int32
     out = cupy.full(1, -5, np.float32)
     with make_rt(page_size=4096, gpu_memory="4MiB") as rt:
         a = rt.array(np.arange(1, 1001, dtype=np.float32), name="ones_up")
         k = rt.kernel(src, "rd")
-        k(2, 32, (a, np.int64(999), out))
+        k(2, 32, (a, box(999), out))
         assert out.get()[0] == 1000.0
         assert a.slot in rt._at_home()   # the resident build runs from here
-        for i in (1000, -1, 1 << 40):
+        for i in (1000, -1, 1 << 40, -(1 << 31)) if index == "long long" else (1000, -1, -(1 << 31), (1 << 31) - 1):
             out.fill(-5)
             with pytest.raises(dream.OutOfBoundsError, match=rf"index {i} .*'ones_up'.*block \(1, 0, 0\) thread \(3, 0, 0\)"):
-                k(2, 32, (a, np.int64(i), out))
+                k(2, 32, (a, box(i), out))
             assert out.get()[0] == 0.0   # T(): no element of the array is 0
-        k(2, 32, (a, np.int64(0), out))
+        k(2, 32, (a, box(0), out))
         assert out.get()[0] == 1.0
 
 

@@ -1725,6 +1725,21 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
     return q + z;
 }
 
+#ifdef DREAM_RESIDENT_KERNEL
+/* The resident build's read of element i at q (element 0 where `ok` is
+   false: the failure is then recorded, and T() returned) */
+template <class T>
+__device__ __forceinline__ T dream_home_read(const dream_ptr_abi &p, uint64_t i, bool ok, const T *q)
+{
+    __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
+    const T v = *q;
+    if (ok)
+        return v;
+    dream_access_ok<T>(p, i); /* records the failure */
+    return T();
+}
+#endif
+
 /* Reads element i. Every lane translates on its own. O5: the entry, the
  * element, the entry again; lanes whose page was absent or moved read pinned
  * on the slow path. O6 (no frame reused during this kernel): the element
@@ -1733,7 +1748,8 @@ template <class B> __device__ __forceinline__ const uint64_t *dream_after(const 
  * their own); an array at home (O7) is read there. A lane whose entry
  * carries the read-ahead mark reads on the slow path, which reads ahead past
  * it. Returns T() when the read could not be made (the error is recorded). */
-template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h)
+template <class T>
+__device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, dream_hint &h, bool narrow)
 {
 #ifdef DREAM_RESIDENT_KERNEL
     /* element i at home, or element 0 (every array has one) where the check
@@ -1741,15 +1757,17 @@ template <class T> __device__ __forceinline__ T dream_read(const dream_ptr_abi &
        store, no branch. With the check first, each load waited for the
        branch of the access before it (CC's hooks, Kronecker 22, H100: 49.7-51.0
        -> 47.1-49.2 ms); written as `return ok ? v : T()`, ptxas made the load
-       conditional again (bench/results-h100/session50) */
+       conditional again. A signed 32-bit index (`narrow`: sign-extended in
+       i) is checked and addressed in 32 bits: against min(n, 2^31), which a
+       negative one fails too (BFS's fourth launch 25.0-25.4 -> 22.3-22.6 ms,
+       CC's later hooks 46.7-49.4 -> 44.4-46.6 ms; bench/results-h100/session50) */
+    if (narrow) {
+        const uint32_t n32 = p.n < 0x80000000ull ? (uint32_t)p.n : 0x80000000u;
+        const bool ok = sizeof(T) == p.elem_size && (uint32_t)i < n32;
+        return dream_home_read<T>(p, i, ok, (const T *)p.home + (ok ? (int)(uint32_t)i : 0));
+    }
     const bool ok = sizeof(T) == p.elem_size && i < p.n;
-    const T *q = (const T *)(p.home + (ok ? i * sizeof(T) : 0));
-    __builtin_assume(__isGlobal(q)); /* LDG, not a generic LD */
-    const T v = *q;
-    if (ok)
-        return v;
-    dream_access_ok<T>(p, i); /* records the failure */
-    return T();
+    return dream_home_read<T>(p, i, ok, (const T *)(p.home + (ok ? i * sizeof(T) : 0)));
 #else
 #ifdef DREAM_HINT_RANGES
     if (i - h.lo < h.span) { /* O6: the hint's range */

@@ -92,6 +92,7 @@ template <class T> struct dream_ref {
        outlives a reassignment of its dream_ptr accesses the new array */
     const dream_ptr<T> *d;
     uint64_t i;
+    bool narrow; /* i is a signed 32-bit index, sign-extended (fault.cuh dream_read) */
 
     /* The hint an access takes: its dream_ptr's, or `fresh` (none) where the
        dream_ptr is not the thread's own copy (in shared memory, a cluster's
@@ -112,7 +113,7 @@ template <class T> struct dream_ref {
     __device__ __forceinline__ operator T() const
     {
         dream_hint fresh;
-        return dream_read<T>(d->a, i, hint(fresh));
+        return dream_read<T>(d->a, i, hint(fresh), narrow);
     }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
@@ -147,7 +148,15 @@ template <class T> struct dream_ptr {
     mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value:
                                 copy it, never share one object through shared or global memory) */
 
-    __device__ __forceinline__ dream_ref<T> operator[](uint64_t i) const { return {this, i}; }
+    /* Any integer index (or a dream_ref to one, read first); a signed 32-bit
+       one is told apart, as the resident build checks and addresses it in
+       32 bits (fault.cuh dream_read) */
+    template <class I> __device__ __forceinline__ dream_ref<T> operator[](I i) const
+    {
+        const auto j = +i;
+        typedef decltype(+i) J;
+        return {this, (uint64_t)j, sizeof(J) == 4 && J(-1) < J(0) && J(1) / J(2) == J(0)};
+    }
     __device__ __forceinline__ uint64_t size() const { return a.n; }
 
     /* Runs f(T *) -> T on element i under its page's pin and returns its
@@ -158,7 +167,7 @@ template <class T> struct dream_ptr {
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
         dream_hint fresh;
-        return dream_write<T>(a, i, dream_ref<T>{this, i}.hint(fresh), f).v;
+        return dream_write<T>(a, i, dream_ref<T>{this, i, false}.hint(fresh), f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
     __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
