@@ -145,12 +145,13 @@ template <class T> struct dream_ref {
 
 template <class T> struct dream_ptr {
     dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
-    mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value:
-                                copy it, never share one object through shared or global memory) */
+    mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value;
+                                an object shared through memory takes no hint: dream_ref::hint) */
 
     /* Any integer index (or a dream_ref to one, read first); a signed 32-bit
-       one is told apart, as the resident build checks and addresses it in
-       32 bits (fault.cuh dream_read) */
+       one (J: 4 bytes, -1 < 0, and 1 / 2 == 0, not a float) is told apart,
+       as the resident build checks and addresses it in 32 bits (fault.cuh
+       dream_read) */
     template <class I> __device__ __forceinline__ dream_ref<T> operator[](I i) const
     {
         const auto j = +i;
