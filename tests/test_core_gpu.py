@@ -1202,7 +1202,7 @@ def test_a_dream_ptr_shared_by_threads_reads_each_element_right(make_rt, kernel)
     # threads sharing one dream_ptr object (in their block's shared memory, or
     # in another block's of their cluster) would race on its hint's range, and
     # an access in a range is unchecked (fault.cuh O6): such an object's
-    # accesses take no hint (ptr.cuh dream_ref::hint). Each thread reads pages
+    # accesses take no hint (ptr.cuh dream_ptr::hint). Each thread reads pages
     # other than its neighbours', in a launch that loads them (no-evict build)
     # and in one with every page at home (resident build)
     import cupy

@@ -94,31 +94,15 @@ template <class T> struct dream_ref {
     uint64_t i;
     bool narrow; /* i is a signed 32-bit index, sign-extended (fault.cuh dream_read) */
 
-    /* The hint an access takes: its dream_ptr's, or `fresh` (none) where the
-       dream_ptr is not the thread's own copy (in shared memory, a cluster's
-       included, or in global or constant memory): threads sharing one object
-       would race on its hint's range, and an access in a range is unchecked
-       (fault.cuh O6). The test folds away for a thread's own copy. Not in the
-       resident build, where a check made ptxas unroll less: its reads take
-       no hint, and a shared object's `dirty` names a page some thread has
-       already marked in this launch. */
-    __device__ __forceinline__ dream_hint &hint(dream_hint &fresh) const
-    {
-#ifndef DREAM_RESIDENT_KERNEL
-        if (!__isLocal(d))
-            return fresh = dream_hint{}, fresh;
-#endif
-        return d->h;
-    }
     __device__ __forceinline__ operator T() const
     {
         dream_hint fresh;
-        return dream_read<T>(d->a, i, hint(fresh), narrow);
+        return dream_read<T>(d->a, i, d->hint(fresh), narrow);
     }
     __device__ __forceinline__ const dream_ref &operator=(T v) const
     {
         dream_hint fresh;
-        dream_write<T>(d->a, i, hint(fresh), [=](T *q) { dream_st(q, v); return v; });
+        dream_write<T>(d->a, i, d->hint(fresh), [=](T *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
@@ -128,7 +112,7 @@ template <class T> struct dream_ref {
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
         dream_hint fresh;
-        dream_write<T>(d->a, i, hint(fresh), [=](T *q) {
+        dream_write<T>(d->a, i, d->hint(fresh), [=](T *q) {
             const T n = (T)op(dream_ld(q));
             dream_st(q, n);
             return n;
@@ -146,7 +130,24 @@ template <class T> struct dream_ref {
 template <class T> struct dream_ptr {
     dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
     mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value;
-                                an object shared through memory takes no hint: dream_ref::hint) */
+                                an object shared through memory takes no hint: hint()) */
+
+    /* The hint an access takes: h, or `fresh` (none) where this object is
+       not the thread's own copy (in shared memory, a cluster's included, or
+       in global or constant memory): threads sharing one object would race
+       on its hint's range, and an access in a range is unchecked (fault.cuh
+       O6). The test folds away for a thread's own copy. Not in the resident
+       build, where a check made ptxas unroll less: its reads take no hint,
+       and a shared object's `dirty` names a page some thread has already
+       marked in this launch. */
+    __device__ __forceinline__ dream_hint &hint(dream_hint &fresh) const
+    {
+#ifndef DREAM_RESIDENT_KERNEL
+        if (!__isLocal(this))
+            return fresh = dream_hint{}, fresh;
+#endif
+        return h;
+    }
 
     /* Any integer index (or a dream_ref to one, read first); a signed 32-bit
        one (J: 4 bytes, -1 < 0, and 1 / 2 == 0, not a float) is told apart,
@@ -168,7 +169,7 @@ template <class T> struct dream_ptr {
     template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
     {
         dream_hint fresh;
-        return dream_write<T>(a, i, dream_ref<T>{this, i, false}.hint(fresh), f).v;
+        return dream_write<T>(a, i, hint(fresh), f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
     __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
