@@ -1494,6 +1494,22 @@ __device__ __forceinline__ void dream_hint_range(const dream_ptr_abi &p, dream_h
     h.base = (uint64_t)b;
 }
 
+/* dream_o6_page for an access through hint h: where the page's place is
+ * known, the page (or with O8 the whole array) becomes h's range, and an
+ * access that found the array whole is counted. */
+template <class T>
+__device__ __forceinline__ bool dream_o6_hint(const dream_ptr_abi &p, uint64_t page, bool dirty, dream_hint &h,
+                                              uint8_t *&base, uint64_t &e)
+{
+    bool whole;
+    if (!dream_o6_page(p, page, dirty, base, whole, e))
+        return false;
+    if (whole)
+        dream_count(p.rt, DREAM_C_WHOLE, 1);
+    dream_hint_range<T>(p, h, page, base, whole);
+    return true;
+}
+
 /* The entry of the hint's range (its first page's), for a fault's stride
  * (dream_hint_stride); O5's `lo` is one. */
 template <class T> __device__ __forceinline__ uint64_t dream_hint_entry(const dream_ptr_abi &p, const dream_hint &h)
@@ -1640,9 +1656,8 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
             b = (uint8_t *)((T *)h.base + (i - h.lo));
             dream_mark_dirty(&rt->dirty[((uint64_t)b - (uint64_t)p.frames) >> p.page_shift]);
         } else {
-            bool whole;
             uint64_t e;
-            if (!dream_o6_page(p, page, true, b, whole, e)) {
+            if (!dream_o6_hint<T>(p, page, true, h, b, e)) {
                 r = dream_miss_no_evict<T>(p, page, off, true, dream_hint_entry<T>(p, h), e, f);
                 if (r.done) { /* the access marked the frame dirty (pinned, or the lone fault's) */
                     dream_hint_range<T>(p, h, page, (const uint8_t *)r.base, false);
@@ -1651,9 +1666,6 @@ __device__ __forceinline__ dream_done<T> dream_write(const dream_ptr_abi &p, uin
                 dream_exit_if_aborted(rt, r.done);
                 return r;
             }
-            if (whole)
-                dream_count(rt, DREAM_C_WHOLE, 1);
-            dream_hint_range<T>(p, h, page, b, whole);
             b += off;
         }
         h.dirty = page + 1;
@@ -1794,12 +1806,8 @@ __device__ __forceinline__ T dream_read(const dream_ptr_abi &p, uint64_t i, drea
     const auto ld = [](T *q) { return dream_ld(q); };
     if (dream_no_evict(p)) {
         uint8_t *b;
-        bool whole;
         uint64_t e;
-        if (dream_o6_page(p, page, false, b, whole, e)) {
-            if (whole)
-                dream_count(rt, DREAM_C_WHOLE, 1);
-            dream_hint_range<T>(p, h, page, b, whole);
+        if (dream_o6_hint<T>(p, page, false, h, b, e)) {
             __builtin_assume(__isGlobal(b)); /* LDG, not a generic LD: the frame is in device memory */
             return *(const T *)(b + off);
         }
