@@ -6,7 +6,8 @@ import struct
 import pytest
 
 from dream.runtime.backends import all_backends
-from dream.runtime.compile import FAULT_REGISTERS, GENERAL, NO_EVICT, compile_source, link_kernel, register_cap
+from dream.runtime.compile import (FAULT_REGISTERS, GENERAL, NO_EVICT, RESIDENT, compile_source, link_kernel,
+                                  register_cap)
 from dream import CompileError
 
 SAMPLE = r'''
@@ -53,6 +54,33 @@ SPAN = r'''extern "C" __global__ void rows(dream_ptr<int> a, dream_ptr<double> b
 def test_span_compiles(backend):
     image, _ = compile_source(SPAN, ("rows",), "sm_90", (all_backends()[backend].define,))
     assert image[:4] == b"\x7fELF"
+
+
+READ_ONLY = r'''extern "C" __global__ void rd(dream_ptr<const float> a, dream_ptr<const int> idx, dream_ptr<float> b,
+                                    unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        dream_span<const float> s(a);
+        b[i] = a[idx[i]] + s[i];
+    } }'''
+
+
+@pytest.mark.parametrize("build", (GENERAL, NO_EVICT, RESIDENT))
+def test_a_read_only_dream_ptr_reads_in_every_build(build):
+    # dream_ptr<const T>, as public kernels declare their inputs const T *
+    image, _ = link_kernel(READ_ONLY, ("rd",), "sm_90", ("DREAM_BACKEND_DIRECT",), build=build)
+    assert image[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("access, says", [
+    ("a[i] = 1.0f;", "dream_ptr<const T> is read-only"),
+    ("a[i] += 1.0f;", "dream_ptr<const T> is read-only"),
+    ("a.atomic_add(i, 1.0f);", "dream_ptr<const T> is read-only"),
+    ("dream_span<float> s(a);", "declare it dream_span<const T>"),
+])
+def test_a_write_through_a_read_only_dream_ptr_does_not_compile(access, says):
+    src = ('extern "C" __global__ void wr(dream_ptr<const float> a, unsigned long long i) { ' + access + " }")
+    with pytest.raises(CompileError, match=re.escape(says)):
+        compile_source(src, ("wr",), "sm_90", ("DREAM_BACKEND_DIRECT",))
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))

@@ -1159,6 +1159,38 @@ def test_out_of_bounds_read_at_home_returns_zero_and_names_it(make_rt, index):
         assert out.get()[0] == 1.0
 
 
+READ_ONLY = r'''extern "C" __global__ void gather(dream_ptr<const float> a, dream_ptr<const int> idx,
+                                         dream_ptr<float> b, unsigned long long n, float add) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        dream_span<const float> s(a);
+        b[i] = a[idx[i]] + s[i] + add;
+    }
+}'''
+
+
+@pytest.mark.parametrize("x", [0, 4])
+def test_read_only_dream_ptrs_read_right(make_rt, x):
+    # dream_ptr<const T> (ptr.cuh), as public kernels declare their inputs
+    # const T *: a gather and a span through read-only arguments, in a launch
+    # that evicts (x = 4: the general build), in one that loads every page
+    # (the no-evict build) and in one with every page at home (resident)
+    n = 300_000
+    rng = np.random.default_rng(x + 11)
+    ha, hi = random_data(rng, np.float32, n), rng.integers(0, n, n, dtype=np.int32)
+    with make_rt(page_size=4096, gpu_memory=ring_for(3 * n * 4, x, 4096) if x else "8MiB") as rt:
+        a, idx, b = rt.array(ha), rt.array(hi), rt.empty(n, np.float32)
+        k = rt.kernel(READ_ONLY, "gather")
+        for add in range(1 if x else 2):
+            k(grid_for(rt, n), BLOCK, (a, idx, b, np.uint64(n), np.float32(add)))
+            np.testing.assert_array_equal(b.to_numpy(), ha[hi] + ha + np.float32(add))
+        if x:
+            assert rt.stats().evictions > 0
+        else:
+            assert {a.slot, idx.slot, b.slot} <= set(rt._at_home())
+        np.testing.assert_array_equal(a.to_numpy(), ha)
+
+
 SHARED_PTR = r'''
 /* each thread reads and writes through P, one dream_ptr object shared with other threads */
 #define ACCESS(P)                                                                                  \

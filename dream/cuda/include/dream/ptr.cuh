@@ -4,6 +4,10 @@
  *   c[i] += 1;                read-modify-write under one pin (not atomic)
  *   a.atomic_add(i, v);       atomics on elements (add, min, max, cas, exch)
  *
+ * dream_ptr<const T> reads only, as const T * does: a write, an atomic or a
+ * writing span through it does not compile. It is passed and checked as
+ * dream_ptr<T> is (sizeof(T) against the array's element size).
+ *
  * Reads are optimistic, writes and atomics pin the page (fault.cuh). */
 #pragma once
 #include "dream/fault.cuh"
@@ -84,9 +88,18 @@ template <class T> __device__ __forceinline__ T dream_atomic_cas(T *p, T cmp, T 
     return out;
 }
 
+/* An element type T of dream_ptr<T> or dream_span<T>: the type accessed
+   (T without const) and whether it may be written. */
+template <class T> struct dream_elem { typedef T type; static constexpr bool write = true; };
+template <class T> struct dream_elem<const T> { typedef T type; static constexpr bool write = false; };
+#define DREAM_WRITABLE(T)                                                                                  \
+    static_assert(dream_elem<T>::write, "a dream_ptr<const T> is read-only: declare it dream_ptr<T> to write, " \
+                                        "update or use atomics")
+
 template <class T> struct dream_ptr;
 
 template <class T> struct dream_ref {
+    typedef typename dream_elem<T>::type U;
     /* the dream_ptr's array and hint, read together: the hint's range says
        where elements of its own array are (abi.h dream_hint), so a ref that
        outlives a reassignment of its dream_ptr accesses the new array */
@@ -94,40 +107,43 @@ template <class T> struct dream_ref {
     uint64_t i;
     bool narrow; /* i is a signed 32-bit index, sign-extended (fault.cuh dream_read) */
 
-    __device__ __forceinline__ operator T() const
+    __device__ __forceinline__ operator U() const
     {
         dream_hint fresh;
-        return dream_read<T>(d->a, i, d->hint(fresh), narrow);
+        return dream_read<U>(d->a, i, d->hint(fresh), narrow);
     }
-    __device__ __forceinline__ const dream_ref &operator=(T v) const
+    __device__ __forceinline__ const dream_ref &operator=(U v) const
     {
+        DREAM_WRITABLE(T);
         dream_hint fresh;
-        dream_write<T>(d->a, i, d->hint(fresh), [=](T *q) { dream_st(q, v); return v; });
+        dream_write<U>(d->a, i, d->hint(fresh), [=](U *q) { dream_st(q, v); return v; });
         return *this;
     }
     __device__ __forceinline__ const dream_ref &operator=(const dream_ref &o) const
     {
-        return *this = (T)o;
+        return *this = (U)o;
     }
     template <class Op> __device__ __forceinline__ const dream_ref &update(Op op) const
     {
+        DREAM_WRITABLE(T);
         dream_hint fresh;
-        dream_write<T>(d->a, i, d->hint(fresh), [=](T *q) {
-            const T n = (T)op(dream_ld(q));
+        dream_write<U>(d->a, i, d->hint(fresh), [=](U *q) {
+            const U n = (U)op(dream_ld(q));
             dream_st(q, n);
             return n;
         });
         return *this;
     }
-    __device__ const dream_ref &operator+=(T v) const { return update([=](T x) { return x + v; }); }
-    __device__ const dream_ref &operator-=(T v) const { return update([=](T x) { return x - v; }); }
-    __device__ const dream_ref &operator*=(T v) const { return update([=](T x) { return x * v; }); }
-    __device__ const dream_ref &operator/=(T v) const { return update([=](T x) { return x / v; }); }
-    __device__ const dream_ref &operator++() const { return update([](T x) { return x + 1; }); }
-    __device__ const dream_ref &operator--() const { return update([](T x) { return x - 1; }); }
+    __device__ const dream_ref &operator+=(U v) const { return update([=](U x) { return x + v; }); }
+    __device__ const dream_ref &operator-=(U v) const { return update([=](U x) { return x - v; }); }
+    __device__ const dream_ref &operator*=(U v) const { return update([=](U x) { return x * v; }); }
+    __device__ const dream_ref &operator/=(U v) const { return update([=](U x) { return x / v; }); }
+    __device__ const dream_ref &operator++() const { return update([](U x) { return x + 1; }); }
+    __device__ const dream_ref &operator--() const { return update([](U x) { return x - 1; }); }
 };
 
 template <class T> struct dream_ptr {
+    typedef typename dream_elem<T>::type U;
     dream_ptr_abi a;         /* the kernel argument is dream_ptr_arg (abi.h): a, then h */
     mutable dream_hint h;    /* this copy's: changed by its accesses (a dream_ptr is a per-thread value;
                                 an object shared through memory takes no hint: hint()) */
@@ -166,17 +182,18 @@ template <class T> struct dream_ptr {
        while its holder waits for another page (fault.cuh). Captures by
        value keep the hit path's variables in registers (fault.cuh,
        dream_done). */
-    template <class F> __device__ __forceinline__ T rmw(uint64_t i, F f) const
+    template <class F> __device__ __forceinline__ U rmw(uint64_t i, F f) const
     {
+        DREAM_WRITABLE(T);
         dream_hint fresh;
-        return dream_write<T>(a, i, hint(fresh), f).v;
+        return dream_write<U>(a, i, hint(fresh), f).v;
     }
     /* Each returns the old value (T() if the access failed: the error is recorded). */
-    __device__ T atomic_add(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_add(q, v); }); }
-    __device__ T atomic_exch(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_exch(q, v); }); }
-    __device__ T atomic_cas(uint64_t i, T cmp, T v) const { return rmw(i, [=](T *q) { return dream_atomic_cas(q, cmp, v); }); }
-    __device__ T atomic_min(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_min(q, v); }); }
-    __device__ T atomic_max(uint64_t i, T v) const { return rmw(i, [=](T *q) { return dream_atomic_max(q, v); }); }
+    __device__ U atomic_add(uint64_t i, U v) const { return rmw(i, [=](U *q) { return dream_atomic_add(q, v); }); }
+    __device__ U atomic_exch(uint64_t i, U v) const { return rmw(i, [=](U *q) { return dream_atomic_exch(q, v); }); }
+    __device__ U atomic_cas(uint64_t i, U cmp, U v) const { return rmw(i, [=](U *q) { return dream_atomic_cas(q, cmp, v); }); }
+    __device__ U atomic_min(uint64_t i, U v) const { return rmw(i, [=](U *q) { return dream_atomic_min(q, v); }); }
+    __device__ U atomic_max(uint64_t i, U v) const { return rmw(i, [=](U *q) { return dream_atomic_max(q, v); }); }
 };
 
 static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> is the kernel argument dream_ptr_arg");
@@ -205,17 +222,21 @@ static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> i
  * one refills a pinned frame. In a launch that evicts nothing (fault.cuh, O6)
  * a span holds no pin: it takes the page's home (O7) or its frame as an
  * access does, and no frame is refilled before the kernel ends. */
-template <class T> struct dream_span_elem { typedef T type; static constexpr bool write = true; };
-template <class T> struct dream_span_elem<const T> { typedef T type; static constexpr bool write = false; };
 
 template <class T> struct dream_span {
-    typedef typename dream_span_elem<T>::type U;
+    typedef typename dream_elem<T>::type U;
     dream_ptr_abi a;
     T *base = nullptr;             /* element `first` in its frame */
     uint64_t first = 0, count = 0; /* the pinned page's elements: first .. first + count - 1 */
     int frame = -1;
 
+    /* over a dream_ptr<U>, or a dream_ptr<const U> for a span of const U */
     __device__ explicit dream_span(const dream_ptr<U> &p) : a(p.a) {}
+    __device__ explicit dream_span(const dream_ptr<const U> &p) : a(p.a)
+    {
+        static_assert(!dream_elem<T>::write, "a dream_span<T> over a dream_ptr<const T> would write a read-only "
+                                             "array: declare it dream_span<const T>");
+    }
     dream_span(const dream_span &) = delete;
     dream_span &operator=(const dream_span &) = delete;
     __device__ ~dream_span() { release(); }
@@ -236,7 +257,7 @@ template <class T> struct dream_span {
     __device__ __forceinline__ void release()
     {
         if (frame >= 0)
-            dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
+            dream_unpin(a.rt, (uint32_t)frame, dream_elem<T>::write, a.flags);
         frame = -1;
         count = 0;
     }
@@ -248,7 +269,7 @@ template <class T> struct dream_span {
         if (!dream_access_ok<U>(a, i))
             return nullptr;
         const uint64_t per = (1ull << a.page_shift) / sizeof(U), page = i / per;
-        uint8_t *b = dream_span_frame(a, page, dream_span_elem<T>::write); /* O6, O7: no pin */
+        uint8_t *b = dream_span_frame(a, page, dream_elem<T>::write); /* O6, O7: no pin */
 #ifndef DREAM_RESIDENT_KERNEL /* there every array is at home */
         if (!b) {
             frame = dream_pin_page(a, page);
@@ -258,7 +279,7 @@ template <class T> struct dream_span {
             }
             b = dream_ptr_frame(a, (uint32_t)frame);
             if (dream_no_evict(a)) { /* the frame keeps the page: the pin's acquire is all we need */
-                dream_unpin(a.rt, (uint32_t)frame, dream_span_elem<T>::write, a.flags);
+                dream_unpin(a.rt, (uint32_t)frame, dream_elem<T>::write, a.flags);
                 frame = -1;
             }
         }
