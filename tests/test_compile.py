@@ -9,6 +9,7 @@ from dream.runtime.backends import all_backends
 from dream.runtime.compile import (FAULT_REGISTERS, GENERAL, NO_EVICT, RESIDENT, compile_source, link_kernel,
                                   register_cap)
 from dream import CompileError
+from dream.runtime.cuda import cubin_stack_bytes
 
 SAMPLE = r'''
 extern "C" __global__ void sample(dream_ptr<float> a, dream_ptr<double> b, dream_ptr<int> c,
@@ -81,6 +82,22 @@ def test_a_write_through_a_read_only_dream_ptr_does_not_compile(access, says):
     src = ('extern "C" __global__ void wr(dream_ptr<const float> a, unsigned long long i) { ' + access + " }")
     with pytest.raises(CompileError, match=re.escape(says)):
         compile_source(src, ("wr",), "sm_90", ("DREAM_BACKEND_DIRECT",))
+
+
+NESTED = r'''extern "C" __global__ void nested(dream_ptr<float> a, dream_ptr<float> b, float *out) {
+    float buf[300];   /* on the stack, with the frames of the calls the access makes */
+    for (int j = 0; j < 300; j++) buf[j] = a[j * 3 + threadIdx.x];
+    *out = buf[threadIdx.x % 300] + b[0]; }'''
+
+
+def test_a_cubins_stack_is_read_from_its_kernels_records():
+    # cuda.py cubin_stack_bytes: what a module's load reserves (reserve_stack)
+    # so that no launch of it grows the stack beside a running copy kernel
+    image, _ = link_kernel(NESTED, ("nested",), "sm_90", ("DREAM_BACKEND_NVME",))
+    assert 1200 <= cubin_stack_bytes(image) < 4096
+    image, _ = link_kernel(READ_ONLY, ("rd",), "sm_90", ("DREAM_BACKEND_DIRECT",), build=RESIDENT)
+    assert cubin_stack_bytes(image) == 0   # no call, no local array
+    assert cubin_stack_bytes(b"not an ELF image") == 0
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))

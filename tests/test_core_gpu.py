@@ -1356,6 +1356,46 @@ def test_frame_wait_ends_in_a_named_timeout(make_rt):
         assert time.monotonic() - t0 < 30
 
 
+DEEP_STACK = r'''extern "C" __global__ void deep(dream_ptr<float> a, float *out, int k) {
+    float buf[700];   /* on the stack: 3,320 bytes a thread, the default limit 1,024 */
+    for (int j = 0; j < 700; j++) buf[j] = a[(j * 7 + threadIdx.x) % 1000];
+    out[threadIdx.x] = buf[(threadIdx.x * k) % 700];
+}'''
+
+
+@pytest.mark.parametrize("backend, options", [("nvme", {}), ("softrnic", {"engine": "host"}), ("softrnic", {})],
+                         ids=["nvme", "softrnic-hostengine", "softrnic-gpuengine"])
+def test_a_kernel_needing_more_stack_launches_beside_the_copy_kernel(backend, options, tmp_path):
+    # a launch of a kernel needing more stack than the context has grows it,
+    # after every running kernel has ended: beside a resident kernel (the copy
+    # kernel, the soft RNIC's GPU engine), which runs until the launch after
+    # it ends, cuLaunchKernel waited out its life (nvme's half of pytest -m
+    # gpu stopped there, session 51). Loading the module reserves the stack
+    # (cuda.py reserve_stack). A process of its own: the limit only grows
+    # within one, and an earlier test may have grown it.
+    opts = {**options, **({"directory": str(tmp_path)} if backend == "nvme" else {})}
+    code = f'''
+import time, numpy as np, cupy, dream
+from cuda.bindings import driver
+with dream.Runtime(backend={backend!r}, page_size=4096, gpu_memory="1MiB", host_timeout="60s", **{opts!r}) as rt:
+    a = rt.array(np.arange(1000, dtype=np.float32))
+    k = rt.kernel({DEEP_STACK!r}, "deep")
+    print("stack", driver.cuCtxGetLimit(driver.CUlimit.CU_LIMIT_STACK_SIZE)[1])
+    out = cupy.zeros(32, np.float32)
+    t0 = time.monotonic()
+    k(1, 32, (a, out, np.int32(3)))
+    print("ran", round(time.monotonic() - t0, 1), *out.get().astype(int))
+'''
+    r = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=120)
+    lines = dict(line.split(maxsplit=1) for line in r.stdout.splitlines())
+    assert "ran" in lines, r.stdout + r.stderr
+    assert int(lines["stack"]) >= 3320
+    took, *out = lines["ran"].split()
+    assert float(took) < 20
+    want = [(7 * ((t * 3) % 700) + t) % 1000 for t in range(32)]
+    assert list(map(int, out)) == want
+
+
 def test_a_kernel_that_crashes_ends_the_wait_at_once():
     # cupy's Event.done reads a crashed kernel's error as "not yet", which
     # kept the host's wait until host_timeout (600 s by default); the wait

@@ -1,8 +1,9 @@
 """The few driver calls the runtime makes through cuda.bindings, each checked:
-GPU discovery, module load, parameter layout, occupancy, launch, and a
-bounded wait for a stream."""
+GPU discovery, module load (with the stack its kernels need), parameter
+layout, occupancy, launch, and a bounded wait for a stream."""
 from __future__ import annotations
 
+import struct
 import time
 from dataclasses import dataclass
 
@@ -80,11 +81,56 @@ def require_gpu(device: int) -> Gpu:
     return gpu
 
 
+def cubin_stack_bytes(image: bytes) -> int:
+    """The most stack a thread of a kernel of CUBIN `image` needs (its local
+    arrays and the frames of its calls): the largest EIATTR_MIN_STACK_SIZE
+    in the image's .nv.info section, 0 where it records none."""
+    if not image.startswith(b"\x7fELF\x02"):  # a 64-bit ELF: what nvJitLink and NVRTC give
+        return 0
+    shoff, = struct.unpack_from("<Q", image, 0x28)
+    entsize, count, names = struct.unpack_from("<HHH", image, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * entsize) for i in range(count)]
+    table = headers[names][4]
+    info = next((h for h in headers if image[table + h[0]:].startswith(b".nv.info\0")), None)
+    most, p = 0, info[4] if info else 0
+    end = p + (info[5] if info else 0)
+    while p < end:  # records: format, attribute, then by format nothing, a byte, a half word, or a sized value
+        fmt, attr = image[p], image[p + 1]
+        if fmt == _EIFMT_SVAL:
+            size, = struct.unpack_from("<H", image, p + 2)
+            if attr == _EIATTR_MIN_STACK_SIZE:  # (function's symbol, bytes)
+                most = max(most, struct.unpack_from("<I", image, p + 8)[0])
+            p += 4 + size
+        else:
+            p += 2 if fmt == _EIFMT_NVAL else 4
+    return most
+
+
+_EIFMT_NVAL, _EIFMT_SVAL, _EIATTR_MIN_STACK_SIZE = 1, 4, 0x12
+
+
+def reserve_stack(nbytes: int):
+    """Raises the context's stack a thread (CU_LIMIT_STACK_SIZE) to `nbytes`
+    where it is lower. A launch of a kernel that needs more raises it
+    itself, and waits for every running kernel to end first: beside the
+    copy kernel or a soft engine's resident kernel, which run until the
+    launch after them ends, that wait lasted their whole life (nvme, a
+    kernel needing 1,056 bytes against the default 1,024: cuLaunchKernel
+    blocked for minutes, bench/results-h100/session51). Raised when a
+    module loads, where none of ours runs, the launch waits for nothing."""
+    from cuda.bindings import driver
+    limit = driver.CUlimit.CU_LIMIT_STACK_SIZE
+    if nbytes > check(driver.cuCtxGetLimit(limit), "cuCtxGetLimit"):
+        check(driver.cuCtxSetLimit(limit, nbytes), "cuCtxSetLimit")
+
+
 class Module:
-    """A loaded CUBIN and its functions."""
+    """A loaded CUBIN and its functions. Loading it reserves the stack its
+    kernels need (reserve_stack)."""
 
     def __init__(self, image: bytes):
         from cuda.bindings import driver
+        reserve_stack(cubin_stack_bytes(image))
         self._mod = check(driver.cuModuleLoadData(image), "cuModuleLoadData")
 
     def function(self, name: str):
