@@ -9,7 +9,7 @@ from dream.runtime.backends import all_backends
 from dream.runtime.compile import (FAULT_REGISTERS, GENERAL, NO_EVICT, RESIDENT, compile_source, link_kernel,
                                   register_cap)
 from dream import CompileError
-from dream.runtime.cuda import cubin_stack_bytes
+from dream.runtime.cuda import cubin_stack_bytes, nv_info_stack_bytes
 
 SAMPLE = r'''
 extern "C" __global__ void sample(dream_ptr<float> a, dream_ptr<double> b, dream_ptr<int> c,
@@ -98,6 +98,12 @@ def test_a_cubins_stack_is_read_from_its_kernels_records():
     image, _ = link_kernel(READ_ONLY, ("rd",), "sm_90", ("DREAM_BACKEND_DIRECT",), build=RESIDENT)
     assert cubin_stack_bytes(image) == 0   # no call, no local array
     assert cubin_stack_bytes(b"not an ELF image") == 0
+    assert cubin_stack_bytes(b"\x7fELF\x02 but cut short") == 0
+    # records of every format, 4-byte aligned: a value-less one (EIFMT_NVAL), a
+    # half word (EIFMT_HVAL), then two stack sizes (function symbol, bytes)
+    records = (bytes([1, 0x35, 0, 0]) + bytes([3, 0x0a, 7, 0]) + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 3, 1056)
+               + bytes([4, 0x11, 8, 0]) + struct.pack("<II", 3, 9999) + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 5, 2000))
+    assert nv_info_stack_bytes(records) == 2000
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))

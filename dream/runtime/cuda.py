@@ -84,29 +84,39 @@ def require_gpu(device: int) -> Gpu:
 def cubin_stack_bytes(image: bytes) -> int:
     """The most stack a thread of a kernel of CUBIN `image` needs (its local
     arrays and the frames of its calls): the largest EIATTR_MIN_STACK_SIZE
-    in the image's .nv.info section, 0 where it records none."""
-    if not image.startswith(b"\x7fELF\x02"):  # a 64-bit ELF: what nvJitLink and NVRTC give
+    in the image's .nv.info section, 0 where it records none or `image` is
+    not a 64-bit ELF (what NVRTC and nvJitLink give)."""
+    if not image.startswith(b"\x7fELF\x02"):
         return 0
-    shoff, = struct.unpack_from("<Q", image, 0x28)
-    entsize, count, names = struct.unpack_from("<HHH", image, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * entsize) for i in range(count)]
-    table = headers[names][4]
-    info = next((h for h in headers if image[table + h[0]:].startswith(b".nv.info\0")), None)
-    most, p = 0, info[4] if info else 0
-    end = p + (info[5] if info else 0)
-    while p < end:  # records: format, attribute, then by format nothing, a byte, a half word, or a sized value
-        fmt, attr = image[p], image[p + 1]
+    try:
+        shoff, = struct.unpack_from("<Q", image, 0x28)
+        entsize, count, names = struct.unpack_from("<HHH", image, 0x3A)
+        headers = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * entsize) for i in range(count)]
+        table = headers[names][4]
+        info = next((h for h in headers if image.startswith(b".nv.info\0", table + h[0])), None)
+        return nv_info_stack_bytes(image[info[4]:info[4] + info[5]]) if info else 0
+    except (struct.error, IndexError):  # not a CUBIN after all: its load reports that
+        return 0
+
+
+_EIFMT_SVAL, _EIATTR_MIN_STACK_SIZE = 4, 0x12
+
+
+def nv_info_stack_bytes(records: bytes) -> int:
+    """The largest EIATTR_MIN_STACK_SIZE among .nv.info records: each a
+    format byte and an attribute byte, then two more bytes (a value, or for
+    a sized value EIFMT_SVAL its size, the value after), every record 4-byte
+    aligned; a MIN_STACK_SIZE value is (the function's symbol, bytes)."""
+    most, p = 0, 0
+    while p + 4 <= len(records):
+        fmt, attr, size = records[p], records[p + 1], struct.unpack_from("<H", records, p + 2)[0]
         if fmt == _EIFMT_SVAL:
-            size, = struct.unpack_from("<H", image, p + 2)
-            if attr == _EIATTR_MIN_STACK_SIZE:  # (function's symbol, bytes)
-                most = max(most, struct.unpack_from("<I", image, p + 8)[0])
-            p += 4 + size
+            if attr == _EIATTR_MIN_STACK_SIZE and size >= 8:
+                most = max(most, struct.unpack_from("<I", records, p + 8)[0])
+            p += 4 + (size + 3) // 4 * 4
         else:
-            p += 2 if fmt == _EIFMT_NVAL else 4
+            p += 4
     return most
-
-
-_EIFMT_NVAL, _EIFMT_SVAL, _EIATTR_MIN_STACK_SIZE = 1, 4, 0x12
 
 
 def reserve_stack(nbytes: int):
@@ -121,7 +131,8 @@ def reserve_stack(nbytes: int):
     from cuda.bindings import driver
     limit = driver.CUlimit.CU_LIMIT_STACK_SIZE
     if nbytes > check(driver.cuCtxGetLimit(limit), "cuCtxGetLimit"):
-        check(driver.cuCtxSetLimit(limit, nbytes), "cuCtxSetLimit")
+        check(driver.cuCtxSetLimit(limit, nbytes),
+              f"reserving {nbytes:,} bytes of stack a thread for a kernel's module (cuCtxSetLimit)")
 
 
 class Module:

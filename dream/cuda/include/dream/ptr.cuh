@@ -290,3 +290,5 @@ template <class T> struct dream_span {
         return base + (i - first);
     }
 };
+
+#undef DREAM_WRITABLE
