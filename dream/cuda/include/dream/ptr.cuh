@@ -222,7 +222,6 @@ static_assert(sizeof(dream_ptr<float>) == sizeof(dream_ptr_arg), "dream_ptr<T> i
  * one refills a pinned frame. In a launch that evicts nothing (fault.cuh, O6)
  * a span holds no pin: it takes the page's home (O7) or its frame as an
  * access does, and no frame is refilled before the kernel ends. */
-
 template <class T> struct dream_span {
     typedef typename dream_elem<T>::type U;
     dream_ptr_abi a;
