@@ -9,7 +9,7 @@ from dream.runtime.backends import all_backends
 from dream.runtime.compile import (FAULT_REGISTERS, GENERAL, NO_EVICT, RESIDENT, compile_source, link_kernel,
                                   register_cap)
 from dream import CompileError
-from dream.runtime.cuda import cubin_stack_bytes, nv_info_stack_bytes
+from dream.runtime.cuda import EIATTR_MIN_STACK_SIZE, EIATTR_REGCOUNT, cubin_sections, cubin_stack_bytes, nv_info_values
 
 SAMPLE = r'''
 extern "C" __global__ void sample(dream_ptr<float> a, dream_ptr<double> b, dream_ptr<int> c,
@@ -101,9 +101,11 @@ def test_a_cubins_stack_is_read_from_its_kernels_records():
     assert cubin_stack_bytes(b"\x7fELF\x02 but cut short") == 0
     # records of every format, 4-byte aligned: a value-less one (EIFMT_NVAL), a
     # half word (EIFMT_HVAL), then two stack sizes (function symbol, bytes)
-    records = (bytes([1, 0x35, 0, 0]) + bytes([3, 0x0a, 7, 0]) + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 3, 1056)
-               + bytes([4, 0x11, 8, 0]) + struct.pack("<II", 3, 9999) + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 5, 2000))
-    assert nv_info_stack_bytes(records) == 2000
+    records = (bytes([1, 0x35, 0, 0]) + bytes([3, 0x0a, 7, 0])
+               + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 3, 1056)
+               + bytes([4, 0x11, 8, 0]) + struct.pack("<II", 3, 9999)
+               + bytes([4, 0x12, 8, 0]) + struct.pack("<II", 5, 2000))
+    assert max(v for _, v in nv_info_values(records, EIATTR_MIN_STACK_SIZE)) == 2000
 
 
 @pytest.mark.parametrize("backend", sorted(all_backends()))
@@ -173,42 +175,23 @@ extern "C" __global__ void read_loop(dream_ptr<float> a, float *out, unsigned lo
 }'''
 
 
-def _elf(cubin: bytes):
-    """({section name: header}, string reader) of a CUBIN (ELF64)."""
-    shoff, = struct.unpack_from("<Q", cubin, 0x28)
-    entsize, count, strndx = struct.unpack_from("<HHH", cubin, 0x3a)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * entsize) for i in range(count)]
-
-    def name(off, table):
-        return cubin[table + off:cubin.index(b"\0", table + off)].decode()
-    return {name(s[0], secs[strndx][4]): s for s in secs}, name
-
-
-def _symbol(cubin, by, name, i) -> tuple:
+def _symbol(cubin, i) -> tuple:
     """(name, info, section index) of symbol i."""
-    o = by[".symtab"][4] + 24 * i
-    n, info, _, shndx = struct.unpack_from("<IBBH", cubin, o)
-    return name(n, by[".strtab"][4]), info, shndx
+    by = cubin_sections(cubin)
+    n, info, _, shndx = struct.unpack_from("<IBBH", cubin, by[".symtab"][0] + 24 * i)
+    names = by[".strtab"][0] + n
+    return cubin[names:cubin.index(b"\0", names)].decode(), info, shndx
 
 
 def registers(cubin: bytes) -> dict:
     """{function: registers} from a CUBIN's EIATTR_REGCOUNT entries (.nv.info)."""
-    by, name = _elf(cubin)
-    out, o = {}, by[".nv.info"][4]
-    while o < by[".nv.info"][4] + by[".nv.info"][5]:
-        fmt, attr = cubin[o], cubin[o + 1]
-        size = struct.unpack_from("<H", cubin, o + 2)[0] if fmt == 0x04 else 0   # EIFMT_SVAL
-        if fmt == 0x04 and attr == 0x2F:                                         # EIATTR_REGCOUNT
-            sym, val = struct.unpack_from("<II", cubin, o + 4)
-            out[_symbol(cubin, by, name, sym)[0]] = val
-        o += 4 + size
-    return out
+    off, size = cubin_sections(cubin)[".nv.info"]
+    return {_symbol(cubin, sym)[0]: val for sym, val in nv_info_values(cubin[off:off + size], EIATTR_REGCOUNT)}
 
 
 def global_functions(cubin: bytes) -> list:
     """Functions a CUBIN defines with global (not weak or local) binding."""
-    by, name = _elf(cubin)
-    syms = (_symbol(cubin, by, name, i) for i in range(by[".symtab"][5] // 24))
+    syms = (_symbol(cubin, i) for i in range(cubin_sections(cubin)[".symtab"][1] // 24))
     return [n for n, info, shndx in syms if info == 0x12 and shndx]   # STB_GLOBAL << 4 | STT_FUNC
 
 

@@ -81,42 +81,48 @@ def require_gpu(device: int) -> Gpu:
     return gpu
 
 
-def cubin_stack_bytes(image: bytes) -> int:
-    """The most stack a thread of a kernel of CUBIN `image` needs (its local
-    arrays and the frames of its calls): the largest EIATTR_MIN_STACK_SIZE
-    in the image's .nv.info section, 0 where it records none or `image` is
-    not a 64-bit ELF (what NVRTC and nvJitLink give)."""
+def cubin_sections(image: bytes) -> dict:
+    """{section name: (offset, size)} of a CUBIN (a 64-bit ELF, what NVRTC
+    and nvJitLink give); empty for anything else."""
     if not image.startswith(b"\x7fELF\x02"):
-        return 0
+        return {}
     try:
         shoff, = struct.unpack_from("<Q", image, 0x28)
         entsize, count, names = struct.unpack_from("<HHH", image, 0x3A)
         headers = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * entsize) for i in range(count)]
         table = headers[names][4]
-        info = next((h for h in headers if image.startswith(b".nv.info\0", table + h[0])), None)
-        return nv_info_stack_bytes(image[info[4]:info[4] + info[5]]) if info else 0
-    except (struct.error, IndexError):  # not a CUBIN after all: its load reports that
-        return 0
+        return {image[table + h[0]:image.index(b"\0", table + h[0])].decode(): (h[4], h[5]) for h in headers}
+    except (struct.error, IndexError, ValueError):  # not a CUBIN after all: its load reports that
+        return {}
 
 
-_EIFMT_SVAL, _EIATTR_MIN_STACK_SIZE = 4, 0x12
+EIATTR_REGCOUNT, EIATTR_MIN_STACK_SIZE = 0x2F, 0x12
+_EIFMT_SVAL = 4
 
 
-def nv_info_stack_bytes(records: bytes) -> int:
-    """The largest EIATTR_MIN_STACK_SIZE among .nv.info records: each a
-    format byte and an attribute byte, then two more bytes (a value, or for
-    a sized value EIFMT_SVAL its size, the value after), every record 4-byte
-    aligned; a MIN_STACK_SIZE value is (the function's symbol, bytes)."""
-    most, p = 0, 0
+def nv_info_values(records: bytes, attribute: int) -> list:
+    """(function symbol, value) of each `attribute` record among .nv.info
+    records: each a format byte and an attribute byte, then two more bytes
+    (a value, or for a sized value, EIFMT_SVAL, its size, the value after),
+    every record 4-byte aligned."""
+    out, p = [], 0
     while p + 4 <= len(records):
         fmt, attr, size = records[p], records[p + 1], struct.unpack_from("<H", records, p + 2)[0]
         if fmt == _EIFMT_SVAL:
-            if attr == _EIATTR_MIN_STACK_SIZE and size >= 8:
-                most = max(most, struct.unpack_from("<I", records, p + 8)[0])
+            if attr == attribute and size >= 8:
+                out.append(struct.unpack_from("<II", records, p + 4))
             p += 4 + (size + 3) // 4 * 4
         else:
             p += 4
-    return most
+    return out
+
+
+def cubin_stack_bytes(image: bytes) -> int:
+    """The most stack a thread of a kernel of CUBIN `image` needs (its local
+    arrays and the frames of its calls): the largest EIATTR_MIN_STACK_SIZE
+    of its .nv.info section, 0 where it records none."""
+    off, size = cubin_sections(image).get(".nv.info", (0, 0))
+    return max((v for _, v in nv_info_values(image[off:off + size], EIATTR_MIN_STACK_SIZE)), default=0)
 
 
 def reserve_stack(nbytes: int):
